@@ -1,0 +1,55 @@
+/// The favorites store: the original app's Realm repository, made for large sets.
+///
+/// The original vocabulary is kept (all objects, create, delete); what a large
+/// store needs is added: membership of a few IDs, counts, keyset pages and bulk
+/// insert. Every method is synchronous and thread-safe; errors are
+/// ``ArchiveStorageError`` for refused input and `SQLiteError` for the database.
+public protocol StoredArchiveDataRepository: Sendable {
+    /// Every stored object, newest first (the original `getAllObjectsFromRealm()`).
+    /// Loads them all: prefer ``page(after:limit:)`` on large stores.
+    func allObjects() throws -> [StoredArchiveObject]
+
+    /// The stored object with this ID, or `nil`.
+    func object(id: Int) throws -> StoredArchiveObject?
+
+    /// Stores `object` (the original `createToRealm`): an upsert. Re-storing an ID
+    /// refreshes its fields and keeps its original `storedAt`, so it keeps its
+    /// place in the list. Invalid objects are refused before the database is touched.
+    func create(_ object: StoredArchiveObject) throws
+
+    /// Stores every object of `objects` in one transaction: all or nothing.
+    /// Each is validated as it comes; the first invalid one aborts the whole
+    /// insert with an error naming its index. `progress` is called with the
+    /// count stored so far every 10,000 objects. Returns the count stored.
+    @discardableResult
+    func create<Objects: Sequence<StoredArchiveObject>>(
+        contentsOf objects: Objects, progress: (Int) -> Void
+    ) throws -> Int
+
+    /// Removes the object with this ID (the original `deleteFromRealm`):
+    /// `true` when it was stored, `false` when it was not (the original crashed).
+    @discardableResult
+    func delete(id: Int) throws -> Bool
+
+    /// Whether an object with this ID is stored.
+    func contains(id: Int) throws -> Bool
+
+    /// Which of `ids` are stored. The search merge calls this for every search:
+    /// its cost grows with `ids.count`, not with the number stored.
+    func storedIDs(among ids: [Int]) throws -> Set<Int>
+
+    /// The number of stored objects.
+    func count() throws -> Int
+
+    /// Up to `limit` objects, newest first, strictly after `cursor` (from the
+    /// newest when `nil`). Stable when objects are added between pages.
+    func page(after cursor: StoredArchivePageCursor?, limit: Int) throws -> StoredArchivePage
+}
+
+extension StoredArchiveDataRepository {
+    /// Stores every object of `objects` in one transaction: all or nothing.
+    @discardableResult
+    public func create<Objects: Sequence<StoredArchiveObject>>(contentsOf objects: Objects) throws -> Int {
+        try create(contentsOf: objects, progress: { _ in })
+    }
+}

@@ -1,0 +1,98 @@
+public import Foundation
+
+/// A favorite: an archive item the user hearted, as it is stored.
+///
+/// The original app's Realm object, with the same fields plus `storedAt`.
+/// `storedAt` is kept to the millisecond, as in the database.
+public struct StoredArchiveObject: Sendable, Hashable, Codable {
+    /// The catalog ID of the item (positive).
+    public var id: Int
+    /// The photo's URL.
+    public var photoUrl: String
+    /// The category, such as 洋食.
+    public var category: String
+    /// The dish's name (not blank).
+    public var dishName: String
+    /// The shop's name.
+    public var shopName: String
+    /// The introduction text.
+    public var introduction: String
+    /// When the item was stored (millisecond precision).
+    public var storedAt: Date
+
+    /// Creates an object; `storedAt` is rounded to the millisecond.
+    public init(
+        id: Int, photoUrl: String, category: String, dishName: String, shopName: String,
+        introduction: String, storedAt: Date = Date()
+    ) {
+        self.id = id
+        self.photoUrl = photoUrl
+        self.category = category
+        self.dishName = dishName
+        self.shopName = shopName
+        self.introduction = introduction
+        self.storedAt = Date(millisecondsSince1970: storedAt.millisecondsSince1970)
+    }
+
+    // MARK: - Validation
+
+    /// The longest text, in UTF-8 bytes, each field may hold.
+    public enum Limits {
+        /// `photoUrl`: 2,048 bytes.
+        public static let photoUrl = 2_048
+        /// `category`: 200 bytes.
+        public static let category = 200
+        /// `dishName`: 500 bytes.
+        public static let dishName = 500
+        /// `shopName`: 500 bytes.
+        public static let shopName = 500
+        /// `introduction`: 10,000 bytes.
+        public static let introduction = 10_000
+    }
+
+    /// Checks the rules a stored object must follow: a positive `id`, a dish name
+    /// that is not blank, every text within ``Limits`` and free of NUL characters.
+    ///
+    /// Throws ``ArchiveStorageError/invalidObject(index:id:field:reason:)`` naming the first broken rule.
+    public func validate(index: Int? = nil) throws(ArchiveStorageError) {
+        func invalid(_ field: String, _ reason: String) -> ArchiveStorageError {
+            .invalidObject(index: index, id: id, field: field, reason: reason)
+        }
+        guard id > 0 else { throw invalid("id", "must be a positive integer, got \(id)") }
+        try checkText("photoUrl", photoUrl, limit: Limits.photoUrl, index: index)
+        try checkText("category", category, limit: Limits.category, index: index)
+        try checkText("dishName", dishName, limit: Limits.dishName, index: index)
+        try checkText("shopName", shopName, limit: Limits.shopName, index: index)
+        try checkText("introduction", introduction, limit: Limits.introduction, index: index)
+        if dishName.allSatisfy(\.isWhitespace) {
+            throw invalid("dishName", "must not be empty")
+        }
+    }
+
+    private func checkText(_ field: String, _ value: String, limit: Int, index: Int?) throws(ArchiveStorageError) {
+        let utf8 = value.utf8
+        if utf8.count > limit {
+            throw .invalidObject(
+                index: index, id: id, field: field, reason: "is \(utf8.count) bytes long; the limit is \(limit) bytes")
+        }
+        let hasNUL = utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? utf8.contains(0)
+        if hasNUL {
+            throw .invalidObject(index: index, id: id, field: field, reason: "contains a NUL character")
+        }
+    }
+}
+
+// MARK: - Milliseconds
+
+extension Date {
+    /// Unix time in whole milliseconds, as the database stores it.
+    public var millisecondsSince1970: Int64 {
+        let value = (timeIntervalSince1970 * 1000).rounded()
+        return Int64(exactly: value) ?? (value < 0 ? .min : .max)
+    }
+
+    /// The date `milliseconds` after 1970-01-01T00:00:00Z.
+    public init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

@@ -1,0 +1,31 @@
+/// How a ``Database`` connection is opened and set up.
+public struct Configuration: Sendable, Hashable {
+    /// How hard SQLite syncs to disk on commit (`PRAGMA synchronous`).
+    public enum Synchronous: String, Sendable, Hashable {
+        /// Syncs at WAL checkpoints only: a power cut may lose the last commits, never corrupts.
+        case normal = "NORMAL"
+        /// Syncs the WAL on every commit: durable across power cuts, slower.
+        case full = "FULL"
+    }
+
+    /// The sync level; `.normal` by default, the right choice with WAL.
+    public var synchronous: Synchronous = .normal
+    /// How long a connection waits for another one's lock before failing with ``ResultCode/busy``.
+    public var busyTimeout: Duration = .seconds(5)
+    /// Whether foreign keys are enforced (`PRAGMA foreign_keys`). On by default.
+    public var foreignKeys = true
+    /// Whether a file database uses write-ahead logging. On by default; ignored for `:memory:`.
+    public var walMode = true
+    /// Opens the file read-only: nothing is created, migrated or written.
+    public var readOnly = false
+
+    /// The defaults: WAL, `synchronous=NORMAL`, foreign keys on, 5 s busy timeout.
+    public init() {}
+
+    /// The busy timeout in whole milliseconds, clamped to what SQLite accepts.
+    var busyTimeoutMilliseconds: Int32 {
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, milliseconds))
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+internal import CSQLite
+
+/// One SQLite connection. It owns its `sqlite3*` and closes it in `deinit`.
+///
+/// A `Database` is deliberately not `Sendable`: it must have one owner at a
+/// time. ``DatabaseQueue`` is that owner for the rest of the package; use a
+/// `Database` directly only inside its `read`/`write` closures.
+public final class Database {
+    /// The file path, or `:memory:`.
+    public let path: String
+    /// The configuration the connection was opened with.
+    public let configuration: Configuration
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// The path that opens a private in-memory database.
+    public static let inMemoryPath = ":memory:"
+
+    /// Whether this is an in-memory database.
+    public var isInMemory: Bool { path == Self.inMemoryPath || path.isEmpty }
+
+    /// Opens (and, unless read-only, creates) the database at `path`.
+    ///
+    /// Opening changes nothing in the file: it sets the busy timeout, extended
+    /// result codes, `synchronous` and `foreign_keys`, and checks that the file
+    /// is a SQLite database (an empty file is a new one). The journal mode is
+    /// switched to WAL later by ``activateJournalMode()``, once the caller has
+    /// validated the file, because that writes the file's header.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError.from(connection, code: code, path: path)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.handle = connection
+        self.path = path
+        self.configuration = configuration
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+        // The first read of the file: fails with SQLITE_NOTADB on a file that is not SQLite.
+        try execute("PRAGMA schema_version")
+        try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+    }
+
+    deinit {
+        statementCache.removeAll()
+        // close_v2 defers the close until every statement is finalized; there is
+        // nobody left to report an error to.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Switches a file database to WAL, as configured. Writes the file header:
+    /// call it after validating the file, never on one you must leave untouched.
+    public func activateJournalMode() throws {
+        guard configuration.walMode, !isInMemory, !configuration.readOnly else { return }
+        let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.column(String.self, at: 0) }
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(code: .error, message: "could not switch to WAL journal mode (SQLite kept \(mode ?? "?"))", path: path)
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Prepares a statement that is not cached: for SQL run once.
+    public func makeStatement(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError.from(handle, code: code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql, path: path)
+        }
+        return Statement(handle: statement, sql: sql, path: path)
+    }
+
+    /// Returns the prepared statement for `sql`, preparing and caching it on first use.
+    ///
+    /// Hot paths use this so that SQL is compiled once per connection.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard code == SQLITE_OK, let prepared else {
+            throw SQLiteError.from(handle, code: code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql, path: path)
+        }
+        let statement = Statement(handle: prepared, sql: sql, path: path)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` with the cached statement for `sql`, bound to `values`, and resets it afterwards.
+    public func withStatement<each Value: DatabaseValueConvertible, Result>(
+        _ sql: String, _ values: repeat each Value, body: (Statement) throws -> Result
+    ) throws -> Result {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(repeat each values)
+        return try body(statement)
+    }
+
+    // MARK: - Executing
+
+    /// Runs one or more `;`-separated statements without parameters.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            let error = SQLiteError.from(handle, code: code, sql: sql, path: path)
+            throw SQLiteError(code: error.extendedResultCode, message: text ?? error.message, sql: sql, path: path)
+        }
+    }
+
+    /// Runs one statement with `values` bound to its parameters, through the statement cache.
+    public func execute<each Value: DatabaseValueConvertible>(_ sql: String, _ values: repeat each Value) throws {
+        try withStatement(sql, repeat each values) { try $0.run() }
+    }
+
+    /// Runs a query and maps every row with `row`.
+    public func fetchAll<each Value: DatabaseValueConvertible, Row>(
+        _ sql: String, _ values: repeat each Value, row: (Statement) throws -> Row
+    ) throws -> [Row] {
+        try withStatement(sql, repeat each values) { statement in
+            var rows: [Row] = []
+            while try statement.step() {
+                rows.append(try row(statement))
+            }
+            return rows
+        }
+    }
+
+    /// Runs a query and maps its first row with `row`, or returns `nil` when there is none.
+    public func fetchOne<each Value: DatabaseValueConvertible, Row>(
+        _ sql: String, _ values: repeat each Value, row: (Statement) throws -> Row
+    ) throws -> Row? {
+        try withStatement(sql, repeat each values) { statement in
+            try statement.step() ? try row(statement) : nil
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls everything back when it throws.
+    ///
+    /// Writes should use `.immediate` (the default) so that the write lock is
+    /// taken up front and concurrent writers wait for each other within the busy
+    /// timeout. Called inside a transaction, it opens a savepoint instead, which
+    /// rolls back only its own work.
+    public func transaction<Result>(_ kind: TransactionKind = .immediate, _ body: () throws -> Result) throws -> Result {
+        if isInTransaction {
+            return try savepoint(body)
+        }
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        let result: Result
+        do {
+            result = try body()
+            try execute("COMMIT TRANSACTION")
+        } catch {
+            rollbackIgnoringErrors()
+            throw error
+        }
+        return result
+    }
+
+    private func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "nested_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            if isInTransaction {
+                try? execute("ROLLBACK TO SAVEPOINT \(name)")
+                try? execute("RELEASE SAVEPOINT \(name)")
+            }
+            throw error
+        }
+    }
+
+    private func rollbackIgnoringErrors() {
+        // SQLite may already have rolled back (e.g. after SQLITE_FULL); then there is nothing to undo.
+        guard isInTransaction else { return }
+        _ = sqlite3_exec(handle, "ROLLBACK TRANSACTION", nil, nil, nil)
+    }
+
+    // MARK: - Facts about the connection
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// `PRAGMA data_version`: changes whenever another connection commits to the file.
+    public func dataVersion() throws -> Int {
+        try fetchOne("PRAGMA data_version") { try $0.column(Int.self, at: 0) } ?? 0
+    }
+
+    /// Whether a table (or view) of that name exists.
+    public func tableExists(_ name: String) throws -> Bool {
+        try fetchOne("SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?", name) { _ in true } ?? false
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise SQLite's list of problems.
+    public func integrityCheck() throws -> [String] {
+        try fetchAll("PRAGMA integrity_check") { try $0.column(String.self, at: 0) }
+    }
+
+    /// Reads the SQLite library's version, such as "3.40.1".
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}

@@ -1,0 +1,51 @@
+internal import CSQLite
+
+/// An error reported by SQLite, or by this layer when a value does not fit.
+///
+/// It carries what a person needs to act: the primary and extended result
+/// code, SQLite's own message, the SQL that failed and the database file.
+public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The extended result code (equal to the primary code when SQLite gave no extension).
+    public let extendedResultCode: ResultCode
+    /// SQLite's message (`sqlite3_errmsg`) or this layer's explanation.
+    public let message: String
+    /// The SQL that failed, when there was one.
+    public let sql: String?
+    /// The database file, when known (`:memory:` for in-memory databases).
+    public let path: String?
+
+    /// The primary result code, such as ``ResultCode/busy``.
+    public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
+
+    /// Creates an error from its parts.
+    public init(code: ResultCode, message: String, sql: String? = nil, path: String? = nil) {
+        self.extendedResultCode = code
+        self.message = message
+        self.sql = sql
+        self.path = path
+    }
+
+    /// One line: what failed, where, and SQLite's words.
+    public var description: String {
+        var text = "SQLite error \(extendedResultCode.rawValue) (\(resultCode.explanation)): \(message)"
+        if let path {
+            text += " [database: \(path)]"
+        }
+        if let sql {
+            text += " [SQL: \(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)]"
+        }
+        return text
+    }
+
+    /// The error SQLite recorded on a connection after `code` was returned.
+    static func from(_ connection: OpaquePointer?, code: Int32, sql: String? = nil, path: String? = nil) -> SQLiteError {
+        let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        // sqlite3_extended_errcode may be stale if `code` came from a call that
+        // does not set the connection's error (e.g. sqlite3_reset): prefer the
+        // code that was actually returned when their primaries disagree.
+        let resolved = (extended & 0xFF) == (code & 0xFF) ? extended : code
+        return SQLiteError(code: ResultCode(rawValue: resolved), message: message, sql: sql, path: path)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+
+struct DatabaseTests {
+    struct Boom: Error {}
+
+    @Test func statementsAreCachedPerSQLText() throws {
+        let database = try Database(path: ":memory:")
+        let first = try database.cachedStatement("SELECT 1")
+        let second = try database.cachedStatement("SELECT 1")
+        let other = try database.cachedStatement("SELECT 2")
+        #expect(first === second)
+        #expect(first !== other)
+    }
+
+    @Test func errorsCarryCodesMessageAndSQL() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)")
+        try database.execute("INSERT INTO t (id) VALUES (?)", 1)
+        let error = try #require(throws: SQLiteError.self) {
+            try database.execute("INSERT INTO t (id) VALUES (?)", 1)
+        }
+        #expect(error.resultCode == .constraint)
+        #expect(error.extendedResultCode.rawValue == 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(ResultCode.constraint ~= error.extendedResultCode)
+        #expect(!(ResultCode.busy ~= error.extendedResultCode))
+        #expect(error.message.contains("UNIQUE constraint failed: t.id"))
+        #expect(error.sql == "INSERT INTO t (id) VALUES (?)")
+        #expect(error.description.contains("INSERT INTO t"))
+
+        let syntax = try #require(throws: SQLiteError.self) { try database.execute("SELEC 1") }
+        #expect(syntax.resultCode == .error)
+        #expect(syntax.sql == "SELEC 1")
+    }
+
+    @Test func aThrowingTransactionRollsBackWholeAndRethrows() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute("CREATE TABLE t (v INTEGER)")
+        #expect(throws: Boom.self) {
+            try database.transaction {
+                try database.execute("INSERT INTO t (v) VALUES (1)")
+                try database.execute("INSERT INTO t (v) VALUES (2)")
+                throw Boom()
+            }
+        }
+        #expect(!database.isInTransaction)
+        #expect(try database.fetchOne("SELECT count(*) FROM t") { try $0.column(Int.self, at: 0) } == 0)
+
+        try database.transaction { try database.execute("INSERT INTO t (v) VALUES (3)") }
+        #expect(try database.fetchAll("SELECT v FROM t") { try $0.column(Int.self, at: 0) } == [3])
+    }
+
+    @Test func aNestedTransactionRollsBackOnlyItsOwnWork() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute("CREATE TABLE t (v INTEGER)")
+        try database.transaction {
+            try database.execute("INSERT INTO t (v) VALUES (1)")
+            try? database.transaction {
+                try database.execute("INSERT INTO t (v) VALUES (2)")
+                throw Boom()
+            }
+        }
+        #expect(try database.fetchAll("SELECT v FROM t") { try $0.column(Int.self, at: 0) } == [1])
+    }
+
+    @Test func aFileOpensInWALWithTheConfiguredPragmas() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path("a.sqlite3"))
+        try queue.read { (db: Database) throws in
+            #expect(try db.fetchOne("PRAGMA journal_mode") { try $0.column(String.self, at: 0) } == "wal")
+            #expect(try db.fetchOne("PRAGMA synchronous") { try $0.column(Int.self, at: 0) } == 1)
+            #expect(try db.fetchOne("PRAGMA foreign_keys") { try $0.column(Int.self, at: 0) } == 1)
+            #expect(try db.fetchOne("PRAGMA busy_timeout") { try $0.column(Int.self, at: 0) } == 5000)
+        }
+
+        var full = Configuration()
+        full.synchronous = .full
+        full.busyTimeout = .milliseconds(250)
+        let durable = try DatabaseQueue(path: directory.path("b.sqlite3"), configuration: full)
+        try durable.read { (db: Database) throws in
+            #expect(try db.fetchOne("PRAGMA synchronous") { try $0.column(Int.self, at: 0) } == 2)
+            #expect(try db.fetchOne("PRAGMA busy_timeout") { try $0.column(Int.self, at: 0) } == 250)
+        }
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("random.bin")
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let snapshot = FileSnapshot(path: path)
+        let error = try #require(throws: SQLiteError.self) { _ = try DatabaseQueue(path: path) }
+        #expect(error.resultCode == .notADatabase)
+        #expect(error.path == path)
+        #expect(snapshot.isUnchanged)
+    }
+
+    @Test func anEmptyFileIsANewDatabase() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("empty.sqlite3")
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute("CREATE TABLE t (v)") }
+        #expect(try queue.read { try $0.tableExists("t") })
+    }
+
+    @Test func aMissingDirectoryIsACannotOpenErrorNamingThePath() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/db.sqlite3"
+        let error = try #require(throws: SQLiteError.self) { _ = try DatabaseQueue(path: path) }
+        #expect(error.resultCode == .cannotOpen)
+        #expect(error.description.contains(path))
+    }
+
+    @Test func twoConnectionsOnOneFileWriteConcurrentlyWithoutBusyErrors() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("shared.sqlite3")
+        let setup = try DatabaseQueue(path: path)
+        try setup.write { try $0.execute("CREATE TABLE t (writer INTEGER, n INTEGER)") }
+        let perWriter = 300
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let queue = try DatabaseQueue(path: path)
+                    for n in 0..<perWriter {
+                        try queue.write { db in
+                            try db.execute("INSERT INTO t (writer, n) VALUES (?, ?)", writer, n)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let counts = try setup.read { (db: Database) throws in
+            try db.fetchAll("SELECT writer, count(*) FROM t GROUP BY writer ORDER BY writer") {
+                [try $0.column(Int.self, at: 0), try $0.column(Int.self, at: 1)]
+            }
+        }
+        #expect(counts == [[0, perWriter], [1, perWriter]])
+    }
+}
