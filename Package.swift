@@ -15,6 +15,13 @@ let package = Package(
     products: [
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
+        .library(name: "Redux", targets: ["Redux"]),
+        .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
+        .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
+    ],
+    dependencies: [
+        // A small HTTP server on sockets (no SwiftNIO): `archive serve` and the HTTP client's tests.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -45,6 +52,22 @@ let package = Package(
             plugins: ["EmbedMigrations"]
         ),
 
+
+        // MARK: - Redux and the archive features
+        .target(
+            name: "Redux",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ArchiveAPI",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ArchiveCore",
+            dependencies: ["Redux", "ArchiveStorage", "ArchiveAPI"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Tests
         .target(
             name: "TestSupport",
@@ -59,6 +82,24 @@ let package = Package(
         .testTarget(
             name: "ArchiveStorageTests",
             dependencies: ["ArchiveStorage", "SQLite", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReduxTests",
+            dependencies: ["Redux", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveAPITests",
+            dependencies: ["ArchiveAPI", "TestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveCoreTests",
+            dependencies: ["ArchiveCore", "ArchiveAPI", "ArchiveStorage", "Redux", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

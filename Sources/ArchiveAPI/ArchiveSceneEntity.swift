@@ -1,0 +1,50 @@
+/// One dish of the archive catalog, as the API returns it (the original app's entity).
+public struct ArchiveSceneEntity: Sendable, Hashable, Codable, Identifiable {
+    /// The catalog ID.
+    public let id: Int
+    /// The photo's URL.
+    public let photoUrl: String
+    /// The category, such as 洋食.
+    public let category: String
+    /// The dish's name.
+    public let dishName: String
+    /// The shop's name.
+    public let shopName: String
+    /// The introduction text.
+    public let introduction: String
+
+    /// Creates an entity from its fields.
+    public init(id: Int, photoUrl: String, category: String, dishName: String, shopName: String, introduction: String) {
+        self.id = id
+        self.photoUrl = photoUrl
+        self.category = category
+        self.dishName = dishName
+        self.shopName = shopName
+        self.introduction = introduction
+    }
+
+    /// json-server's search semantics: an empty (or blank) category or keyword
+    /// matches everything; a category must match exactly; a keyword must be
+    /// contained, ignoring case, in the dish name, shop name or introduction.
+    public func matches(keyword: String, category: String) -> Bool {
+        let category = category.trimmingWhitespace()
+        if !category.isEmpty, self.category != category { return false }
+        let keyword = keyword.trimmingWhitespace()
+        if keyword.isEmpty { return true }
+        return dishName.containsIgnoringCase(keyword) || shopName.containsIgnoringCase(keyword)
+            || introduction.containsIgnoringCase(keyword)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+
+    func containsIgnoringCase(_ other: String) -> Bool {
+        lowercased().contains(other.lowercased())
+    }
+}

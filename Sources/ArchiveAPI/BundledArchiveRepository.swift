@@ -1,0 +1,27 @@
+/// ``RequestArchiveRepository`` over a catalog held in memory: by default the
+/// ``BundledCatalog`` compiled into the program. No I/O, never fails but for unknown IDs.
+public struct BundledArchiveRepository: RequestArchiveRepository {
+    /// The dishes, by ID.
+    public let entities: [ArchiveSceneEntity]
+    private let byID: [Int: ArchiveSceneEntity]
+
+    /// A repository over `entities` (the bundled catalog by default).
+    public init(entities: [ArchiveSceneEntity] = BundledCatalog.entities) {
+        self.entities = entities.sorted { $0.id < $1.id }
+        self.byID = Dictionary(entities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func getArchiveResponse(keyword: String, category: String) async throws -> [ArchiveSceneEntity] {
+        entities.filter { $0.matches(keyword: keyword, category: category) }
+    }
+
+    public func getArchiveEntity(id: Int) async throws -> ArchiveSceneEntity {
+        guard let entity = byID[id] else { throw ArchiveAPIError.notFound(id: id, source: "the bundled catalog") }
+        return entity
+    }
+
+    public func categories() async throws -> [String] {
+        var seen = Set<String>()
+        return entities.map(\.category).filter { seen.insert($0).inserted }
+    }
+}

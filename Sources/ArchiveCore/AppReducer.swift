@@ -1,0 +1,17 @@
+public import Redux
+
+/// The app's reducer: each screen's reducer on its slice (the original `appReducer`).
+public enum AppReducer {
+    /// The reducer as a value for the store.
+    public static let reducer = Reducer<AppState, AppAction>(reduce)
+
+    /// Applies `action` to the slice it belongs to.
+    public static func reduce(_ state: inout AppState, _ action: AppAction) {
+        switch action {
+        case .archive(let action):
+            ArchiveReducer.reduce(&state.archiveState, action)
+        case .onboarding(let action):
+            OnboardingReducer.reduce(&state.onboardingState, action)
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// The whole app's state: one slice per screen, as in the original app.
+public struct AppState: Sendable, Equatable {
+    /// The onboarding overlay.
+    public var onboardingState = OnboardingState()
+    /// The Archive screen.
+    public var archiveState = ArchiveState()
+
+    /// The state at launch.
+    public init() {}
+}

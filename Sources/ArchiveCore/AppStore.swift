@@ -1,0 +1,22 @@
+public import Redux
+
+/// The app's store: ``AppState``, ``AppAction``, the app reducer and every middleware.
+public typealias AppStore = Store<AppState, AppAction>
+
+extension Store where State == AppState, Action == AppAction {
+    /// A store wired to `environment`'s repositories.
+    ///
+    /// ```swift
+    /// let database = try ArchiveDatabase(path: "favorites.sqlite3")
+    /// let store = AppStore(environment: ArchiveEnvironment(database: database))
+    /// store.dispatch(.archive(.requestWithInputText("チーズ")))
+    /// await store.finishEffects()
+    /// print(store.state.archiveState.archiveCellViewObjects)
+    /// ```
+    public convenience init(environment: ArchiveEnvironment, initialState: AppState = AppState()) {
+        self.init(
+            initialState: initialState,
+            reducer: AppReducer.reducer,
+            middlewares: ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment))
+    }
+}

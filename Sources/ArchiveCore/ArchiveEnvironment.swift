@@ -1,0 +1,35 @@
+public import ArchiveAPI
+public import ArchiveStorage
+public import Foundation
+
+/// The repositories and clock the middlewares use, injected by the front or the test.
+public struct ArchiveEnvironment: Sendable {
+    /// The catalog API (bundled or HTTP).
+    public var requestArchiveRepository: any RequestArchiveRepository
+    /// The favorites.
+    public var storedArchiveDataRepository: any StoredArchiveDataRepository
+    /// The onboarding flag.
+    public var onboardingRepository: any OnboardingRepository
+    /// The clock that stamps `storedAt`.
+    public var now: @Sendable () -> Date
+
+    /// Creates an environment from its parts.
+    public init(
+        requestArchiveRepository: any RequestArchiveRepository,
+        storedArchiveDataRepository: any StoredArchiveDataRepository,
+        onboardingRepository: any OnboardingRepository,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.requestArchiveRepository = requestArchiveRepository
+        self.storedArchiveDataRepository = storedArchiveDataRepository
+        self.onboardingRepository = onboardingRepository
+        self.now = now
+    }
+
+    /// The repositories of `database` and the catalog `api` (the bundled one by default).
+    public init(database: ArchiveDatabase, api: any RequestArchiveRepository = BundledArchiveRepository()) {
+        self.init(
+            requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
+            onboardingRepository: database.onboarding)
+    }
+}

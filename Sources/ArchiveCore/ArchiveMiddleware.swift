@@ -1,0 +1,123 @@
+public import Redux
+import Foundation
+import ArchiveAPI
+import ArchiveStorage
+
+/// The Archive screen's side effects: search, store, unstore, refresh.
+public enum ArchiveMiddleware {
+    /// The search effect: a newer search cancels the one in flight, whose results are dropped.
+    public static let searchEffectID: EffectID = "archive.search"
+    /// The storage writes: serialized, so they reach the database and come back
+    /// to the state in the order they were dispatched.
+    public static let storageEffectID: EffectID = "archive.storage"
+    /// The stored-status refresh: a newer one replaces the one in flight.
+    public static let refreshEffectID: EffectID = "archive.refresh"
+
+    /// Every Archive middleware.
+    public static func all(_ environment: ArchiveEnvironment) -> [Middleware<AppState, AppAction>] {
+        [search(environment), storage(environment), refresh(environment)]
+    }
+
+    /// On a request: asks the API for the matching dishes with the state's
+    /// conditions (the reducer has already merged the action's condition with
+    /// the other one), then the favorites for which of *those* IDs are stored,
+    /// and dispatches `success`. The stored IDs are read after the API answered,
+    /// so a heart toggled meanwhile is not lost.
+    public static func search(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
+        let api = environment.requestArchiveRepository
+        let favorites = environment.storedArchiveDataRepository
+        return Middleware { state, action in
+            switch action {
+            case .archive(.requestWithInputText), .archive(.requestWithSelectedCategory),
+                .archive(.requestWithNoConditions), .archive(.retry):
+                let keyword = state.archiveState.inputText
+                let category = state.archiveState.selectedCategory
+                return .run(id: searchEffectID) { send in
+                    let result: ArchiveAction
+                    do {
+                        let entities = try await api.getArchiveResponse(keyword: keyword, category: category)
+                        try Task.checkCancellation()
+                        let storedIDs = try favorites.storedIDs(among: entities.map(\.id))
+                        result = .success(entities: entities, storedIDs: storedIDs)
+                    } catch {
+                        if error is CancellationError || Task.isCancelled { return }
+                        result = .failure(message: "search failed: \(error)")
+                    }
+                    await send(.archive(result))
+                }
+            default:
+                return .none
+            }
+        }
+    }
+
+    /// On add / delete: writes through the favorites repository, then dispatches
+    /// the outcome, so that `isStored` changes only through the state.
+    public static func storage(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
+        let api = environment.requestArchiveRepository
+        let favorites = environment.storedArchiveDataRepository
+        let now = environment.now
+        return Middleware { _, action in
+            switch action {
+            case .archive(.addArchiveObject(let cell)):
+                return .run(serializedOn: storageEffectID) { send in
+                    await send(.archive(store(cell.entity, at: now(), in: favorites)))
+                }
+            case .archive(.addArchiveObjectWithID(let id)):
+                return .run(serializedOn: storageEffectID) { send in
+                    let outcome: ArchiveAction
+                    do {
+                        let entity = try await api.getArchiveEntity(id: id)
+                        outcome = store(entity, at: now(), in: favorites)
+                    } catch {
+                        outcome = .addArchiveObjectFailed(id: id, message: "cannot store \(id): \(error)")
+                    }
+                    await send(.archive(outcome))
+                }
+            case .archive(.deleteArchiveObject(let id)):
+                return .run(serializedOn: storageEffectID) { send in
+                    let outcome: ArchiveAction
+                    do {
+                        outcome = .deleteArchiveObjectSucceeded(id: id, wasStored: try favorites.delete(id: id))
+                    } catch {
+                        outcome = .deleteArchiveObjectFailed(id: id, message: "cannot remove \(id): \(error)")
+                    }
+                    await send(.archive(outcome))
+                }
+            default:
+                return .none
+            }
+        }
+    }
+
+    /// On refresh: re-reads which shown rows are stored.
+    public static func refresh(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
+        let favorites = environment.storedArchiveDataRepository
+        return Middleware { state, action in
+            guard case .archive(.refreshStoredStatus) = action else { return .none }
+            let ids = state.archiveState.shownIDs
+            return .run(id: refreshEffectID) { send in
+                do {
+                    let stored = try favorites.storedIDs(among: ids)
+                    await send(.archive(.storedStatusRefreshed(storedIDs: stored, among: ids)))
+                } catch {
+                    // A failed refresh changes nothing: the rows keep their last known state.
+                }
+            }
+        }
+    }
+
+    private static func store(
+        _ entity: ArchiveSceneEntity, at date: Date, in favorites: any StoredArchiveDataRepository
+    ) -> ArchiveAction {
+        let object = StoredArchiveObject(
+            id: entity.id, photoUrl: entity.photoUrl, category: entity.category, dishName: entity.dishName,
+            shopName: entity.shopName, introduction: entity.introduction, storedAt: date)
+        do {
+            try favorites.create(object)
+            return .addArchiveObjectSucceeded(id: entity.id)
+        } catch {
+            return .addArchiveObjectFailed(id: entity.id, message: "cannot store \(entity.id): \(error)")
+        }
+    }
+}

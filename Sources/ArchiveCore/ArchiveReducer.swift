@@ -1,0 +1,88 @@
+public import Redux
+import ArchiveAPI
+
+/// The Archive screen's pure reducer.
+public enum ArchiveReducer {
+    /// The reducer as a value for the store.
+    public static let reducer = Reducer<ArchiveState, ArchiveAction>(reduce)
+
+    /// Applies `action` to `state`. Pure: no I/O, no clock, no randomness.
+    public static func reduce(_ state: inout ArchiveState, _ action: ArchiveAction) {
+        switch action {
+        // MARK: Search
+        case .requestWithInputText(let text):
+            state.inputText = text
+            startLoading(&state)
+        case .requestWithSelectedCategory(let category):
+            state.selectedCategory = category
+            startLoading(&state)
+        case .requestWithNoConditions:
+            state.inputText = ""
+            state.selectedCategory = ""
+            startLoading(&state)
+        case .retry:
+            startLoading(&state)
+        case .success(let entities, let storedIDs):
+            let changes = state.storedChangesDuringSearch
+            state.archiveCellViewObjects = entities.map { entity in
+                ArchiveCellViewObject(entity: entity, isStored: changes[entity.id] ?? storedIDs.contains(entity.id))
+            }
+            state.isLoading = false
+            state.isError = false
+            state.errorMessage = nil
+            state.hasLoaded = true
+            state.storedChangesDuringSearch = [:]
+        case .failure(let message):
+            state.isLoading = false
+            state.isError = true
+            state.errorMessage = message
+            state.storedChangesDuringSearch = [:]
+
+        // MARK: Store and unstore
+        case .addArchiveObject(let object):
+            beginStorage(&state, id: object.id)
+        case .addArchiveObjectWithID(let id), .deleteArchiveObject(let id):
+            beginStorage(&state, id: id)
+        case .addArchiveObjectSucceeded(let id):
+            confirm(&state, id: id, isStored: true)
+        case .deleteArchiveObjectSucceeded(let id, _):
+            confirm(&state, id: id, isStored: false)
+        case .addArchiveObjectFailed(let id, let message), .deleteArchiveObjectFailed(let id, let message):
+            state.pendingStorageIDs.remove(id)
+            state.storageErrorMessage = message
+        case .refreshStoredStatus:
+            break
+        case .storedStatusRefreshed(let storedIDs, let ids):
+            let asked = Set(ids)
+            for index in state.archiveCellViewObjects.indices {
+                let id = state.archiveCellViewObjects[index].id
+                guard asked.contains(id), !state.pendingStorageIDs.contains(id) else { continue }
+                state.archiveCellViewObjects[index].isStored = storedIDs.contains(id)
+            }
+        case .dismissStorageError:
+            state.storageErrorMessage = nil
+        }
+    }
+
+    private static func startLoading(_ state: inout ArchiveState) {
+        state.isLoading = true
+        state.isError = false
+        state.errorMessage = nil
+        state.storedChangesDuringSearch = [:]
+    }
+
+    private static func beginStorage(_ state: inout ArchiveState, id: Int) {
+        state.pendingStorageIDs.insert(id)
+        state.storageErrorMessage = nil
+    }
+
+    private static func confirm(_ state: inout ArchiveState, id: Int, isStored: Bool) {
+        state.pendingStorageIDs.remove(id)
+        for index in state.archiveCellViewObjects.indices where state.archiveCellViewObjects[index].id == id {
+            state.archiveCellViewObjects[index].isStored = isStored
+        }
+        if state.isLoading {
+            state.storedChangesDuringSearch[id] = isStored
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import ArchiveAPI
+import FlyingFox
+import Foundation
+import TestSupport
+import Testing
+
+struct HTTPArchiveRepositoryTests {
+    static let twoDishes = """
+        [{"id": 17, "photoUrl": "https://p/17.jpg", "category": "洋食", "dishName": "チーズハンバーグ", "shopName": "グリル銀河", "introduction": "チーズ"},
+         {"id": 33, "photoUrl": "https://p/33.jpg", "category": "洋食", "dishName": "チーズオムレツ", "shopName": "カナリヤ", "introduction": "卵"}]
+        """
+
+    /// Runs `body` against a server answering with `handler`, then stops the server.
+    func withServer(
+        _ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse,
+        _ body: (String) async throws -> Void
+    ) async throws {
+        let server = try await TestCatalogServer(handler: handler)
+        let base = try await server.start()
+        do {
+            try await body(base)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func aSearchSendsTheConditionsAsQueryItemsAndDecodesTheEntities() async throws {
+        let requests = Recorder<String>()
+        try await withServer({ request in
+            requests.append("\(request.path)?\(request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
+            return TestCatalogServer.json(Self.twoDishes)
+        }) { base in
+            let repository = try HTTPArchiveRepository(baseURL: base)
+            let entities = try await repository.getArchiveResponse(keyword: "チーズ", category: "洋食")
+            #expect(entities.map(\.id) == [17, 33])
+            #expect(entities.first?.dishName == "チーズハンバーグ")
+            _ = try await repository.getArchiveResponse(keyword: "", category: "")
+            _ = try await repository.getArchiveResponse(keyword: "", category: "中華")
+        }
+        #expect(requests.values == [
+            "/archive_images?q=チーズ&category=洋食",
+            "/archive_images?",
+            "/archive_images?category=中華",
+        ])
+    }
+
+    @Test func oneEntityByIDAnd404IsNotFound() async throws {
+        try await withServer({ request in
+            request.path == "/archive_images/17"
+                ? TestCatalogServer.json(#"{"id": 17, "photoUrl": "u", "category": "洋食", "dishName": "d", "shopName": "s", "introduction": "i"}"#)
+                : HTTPResponse(statusCode: .notFound)
+        }) { base in
+            let repository = try HTTPArchiveRepository(baseURL: base)
+            #expect(try await repository.getArchiveEntity(id: 17).id == 17)
+            await #expect(throws: ArchiveAPIError.notFound(id: 18, source: "\(base)/archive_images/18")) {
+                try await repository.getArchiveEntity(id: 18)
+            }
+        }
+    }
+
+    @Test func aServerErrorIsABadStatusNamingTheURL() async throws {
+        try await withServer({ _ in HTTPResponse(statusCode: .internalServerError) }) { base in
+            let repository = try HTTPArchiveRepository(baseURL: base)
+            let error = try await #require(throws: ArchiveAPIError.self) {
+                try await repository.getArchiveResponse(keyword: "", category: "")
+            }
+            #expect(error == .badStatus(url: "\(base)/archive_images", status: 500))
+            #expect(error.description.contains("HTTP 500"))
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONIsMalformed() async throws {
+        try await withServer({ _ in TestCatalogServer.json("<html>oops</html>") }) { base in
+            let repository = try HTTPArchiveRepository(baseURL: base)
+            let error = try await #require(throws: ArchiveAPIError.self) {
+                try await repository.getArchiveResponse(keyword: "", category: "")
+            }
+            guard case .malformedJSON(let url, let reason) = error else {
+                Issue.record("expected malformedJSON, got \(error)")
+                return
+            }
+            #expect(url == "\(base)/archive_images")
+            #expect(reason.contains("<html>"))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"id": 1}"#, "the top level: expected an array"),
+        (#"[{"id": "seventeen", "photoUrl": "u", "category": "c", "dishName": "d", "shopName": "s", "introduction": "i"}]"#, "[0].id"),
+        (#"[{"id": 17, "photoUrl": "u", "category": "c", "shopName": "s", "introduction": "i"}]"#, "dishName"),
+    ])
+    func jsonOfAnotherShapeIsAnUnexpectedShapeSayingWhere(body: String, mention: String) async throws {
+        try await withServer({ _ in TestCatalogServer.json(body) }) { base in
+            let repository = try HTTPArchiveRepository(baseURL: base)
+            let error = try await #require(throws: ArchiveAPIError.self) {
+                try await repository.getArchiveResponse(keyword: "", category: "")
+            }
+            guard case .unexpectedShape(_, let reason) = error else {
+                Issue.record("expected unexpectedShape, got \(error)")
+                return
+            }
+            #expect(reason.contains(mention), "\(reason)")
+        }
+    }
+
+    @Test func aServerThatDoesNotAnswerInTimeIsATimeout() async throws {
+        let release = Gate()
+        try await withServer({ _ in
+            await release.wait()
+            return TestCatalogServer.json("[]")
+        }) { base in
+            let repository = try HTTPArchiveRepository(baseURL: base, timeout: .milliseconds(300))
+            let error = try await #require(throws: ArchiveAPIError.self) {
+                try await repository.getArchiveResponse(keyword: "", category: "")
+            }
+            #expect(error == .timeout(url: "\(base)/archive_images", seconds: 0.3))
+            await release.open()
+        }
+    }
+
+    @Test func aClosedPortIsUnreachable() async throws {
+        // Bind a server to get a free port, then stop it so nothing listens there.
+        let server = try await TestCatalogServer { _ in TestCatalogServer.json("[]") }
+        let base = try await server.start()
+        await server.stop()
+        let repository = try HTTPArchiveRepository(baseURL: base, timeout: .seconds(5))
+        let error = try await #require(throws: ArchiveAPIError.self) {
+            try await repository.getArchiveResponse(keyword: "", category: "")
+        }
+        guard case .unreachable(let url, _) = error else {
+            Issue.record("expected unreachable, got \(error)")
+            return
+        }
+        #expect(url == "\(base)/archive_images")
+    }
+
+    @Test(arguments: ["", "not a url", "ftp://example.com", "/relative/path", "http://"])
+    func aBaseURLThatIsNotHTTPIsRefused(text: String) {
+        #expect(throws: ArchiveAPIError.invalidBaseURL(text)) { try HTTPArchiveRepository(baseURL: text) }
+    }
+}

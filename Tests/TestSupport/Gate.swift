@@ -1,0 +1,35 @@
+/// A one-shot gate a test opens to let waiting work proceed: orders concurrent
+/// work deterministically without sleeping.
+public actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var arrivals = 0
+    private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// A closed gate.
+    public init() {}
+
+    /// Waits until the gate is opened (returns at once if it already is).
+    public func wait() async {
+        arrivals += 1
+        let ready = arrivalWaiters.filter { $0.count <= arrivals }
+        arrivalWaiters.removeAll { $0.count <= arrivals }
+        for waiter in ready { waiter.continuation.resume() }
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Waits until `count` callers in all have reached ``wait()``.
+    public func waitForArrivals(_ count: Int) async {
+        if arrivals >= count { return }
+        await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
+    }
+
+    /// Opens the gate for every present and future waiter.
+    public func open() {
+        isOpen = true
+        let current = waiters
+        waiters.removeAll()
+        for waiter in current { waiter.resume() }
+    }
+}
