@@ -6,8 +6,10 @@ public actor Gate {
     private var arrivals = 0
     private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    /// A closed gate.
-    public init() {}
+    /// A gate, closed unless `open` (an open gate only counts arrivals).
+    public init(open: Bool = false) {
+        isOpen = open
+    }
 
     /// Waits until the gate is opened (returns at once if it already is).
     public func wait() async {

@@ -1,0 +1,84 @@
+import ArchiveAPI
+import ArchiveCore
+import ArchiveStorage
+import Foundation
+import Redux
+import TestSupport
+
+/// A catalog API whose answers the test releases one by one: a search for a
+/// keyword that has a gate waits until the test opens it.
+struct ControllableArchiveAPI: RequestArchiveRepository {
+    let catalog = BundledArchiveRepository()
+    var gates: [String: Gate] = [:]
+    var failures: Recorder<String>? = nil
+    let calls = Recorder<String>()
+    /// Reached by every search once it has its answer (open: never blocks).
+    let answered = Gate(open: true)
+
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String { "the catalog is down" }
+    }
+
+    /// Fails the next searches whose keyword is recorded in `failures`, once each.
+    func getArchiveResponse(keyword: String, category: String) async throws -> [ArchiveSceneEntity] {
+        calls.append(keyword)
+        if let gate = gates[keyword] { await gate.wait() }
+        if let failures, failures.values.filter({ $0 == keyword }).count >= calls.values.filter({ $0 == keyword }).count {
+            throw Unavailable()
+        }
+        let entities = try await catalog.getArchiveResponse(keyword: keyword, category: category)
+        await answered.wait()
+        return entities
+    }
+
+    func getArchiveEntity(id: Int) async throws -> ArchiveSceneEntity {
+        try await catalog.getArchiveEntity(id: id)
+    }
+
+    func categories() async throws -> [String] {
+        try await catalog.categories()
+    }
+}
+
+/// Favorites over a real database whose writes fail while `failWrites` is set.
+struct FailingWritesRepository: StoredArchiveDataRepository {
+    let base: SQLiteStoredArchiveDataRepository
+    struct DiskFull: Error, CustomStringConvertible {
+        var description: String { "disk full" }
+    }
+
+    func allObjects() throws -> [StoredArchiveObject] { try base.allObjects() }
+    func object(id: Int) throws -> StoredArchiveObject? { try base.object(id: id) }
+    func create(_ object: StoredArchiveObject) throws { throw DiskFull() }
+    func create<Objects: Sequence<StoredArchiveObject>>(contentsOf objects: Objects, progress: (Int) -> Void) throws -> Int {
+        throw DiskFull()
+    }
+    func delete(id: Int) throws -> Bool { throw DiskFull() }
+    func contains(id: Int) throws -> Bool { try base.contains(id: id) }
+    func storedIDs(among ids: [Int]) throws -> Set<Int> { try base.storedIDs(among: ids) }
+    func count() throws -> Int { try base.count() }
+    func page(after cursor: StoredArchivePageCursor?, limit: Int) throws -> StoredArchivePage {
+        try base.page(after: cursor, limit: limit)
+    }
+}
+
+extension Store {
+    /// Waits until the state satisfies `predicate`, without sleeping.
+    func waitUntil(_ predicate: (State) -> Bool) async {
+        for await state in states() where predicate(state) { return }
+    }
+}
+
+extension ArchiveState {
+    /// `[id: isStored]` of the rows shown.
+    var hearts: [Int: Bool] {
+        Dictionary(uniqueKeysWithValues: archiveCellViewObjects.map { ($0.id, $0.isStored) })
+    }
+}
+
+func storedObject(_ id: Int) async throws -> StoredArchiveObject {
+    let entity = try await BundledArchiveRepository().getArchiveEntity(id: id)
+    return StoredArchiveObject(
+        id: entity.id, photoUrl: entity.photoUrl, category: entity.category, dishName: entity.dishName,
+        shopName: entity.shopName, introduction: entity.introduction)
+}
