@@ -18,10 +18,13 @@ let package = Package(
         .library(name: "Redux", targets: ["Redux"]),
         .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
+        .executable(name: "archive", targets: ["ArchiveCLI"]),
     ],
     dependencies: [
         // A small HTTP server on sockets (no SwiftNIO): `archive serve` and the HTTP client's tests.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // Command-line parsing for `archive`.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -68,6 +71,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Fronts
+        .executableTarget(
+            name: "ArchiveCLI",
+            dependencies: [
+                "ArchiveCore", "ArchiveStorage", "ArchiveAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Tests
         .target(
             name: "TestSupport",
@@ -95,6 +110,11 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveCLITests",
+            dependencies: ["ArchiveCLI", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -4,4 +4,6 @@ public enum AppAction: Sendable, Equatable {
     case archive(ArchiveAction)
     /// An action of the onboarding overlay.
     case onboarding(OnboardingAction)
+    /// An action of the Favorites view.
+    case favorites(FavoritesAction)
 }

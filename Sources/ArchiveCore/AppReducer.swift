@@ -10,8 +10,11 @@ public enum AppReducer {
         switch action {
         case .archive(let action):
             ArchiveReducer.reduce(&state.archiveState, action)
+            FavoritesReducer.reduce(&state.favoritesState, action)
         case .onboarding(let action):
             OnboardingReducer.reduce(&state.onboardingState, action)
+        case .favorites(let action):
+            FavoritesReducer.reduce(&state.favoritesState, action)
         }
     }
 }

@@ -4,6 +4,8 @@ public struct AppState: Sendable, Equatable {
     public var onboardingState = OnboardingState()
     /// The Archive screen.
     public var archiveState = ArchiveState()
+    /// The Favorites view.
+    public var favoritesState = FavoritesState()
 
     /// The state at launch.
     public init() {}

@@ -17,6 +17,7 @@ extension Store where State == AppState, Action == AppAction {
         self.init(
             initialState: initialState,
             reducer: AppReducer.reducer,
-            middlewares: ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment))
+            middlewares: ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
+                + [FavoritesMiddleware.page(environment)])
     }
 }

@@ -8,6 +8,8 @@ public enum ArchiveAction: Sendable, Equatable {
     case requestWithSelectedCategory(String)
     /// Clear both conditions and search everything (`RequestArchiveWithNoConditionsAction`).
     case requestWithNoConditions
+    /// Search with both conditions at once (a front that takes them together, such as the CLI).
+    case requestWithConditions(inputText: String, selectedCategory: String)
     /// Search again with the current conditions (after a failure).
     case retry
     /// The search's entities and which of them are stored (`SuccessArchiveAction`).

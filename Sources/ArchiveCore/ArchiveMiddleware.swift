@@ -29,7 +29,7 @@ public enum ArchiveMiddleware {
         return Middleware { state, action in
             switch action {
             case .archive(.requestWithInputText), .archive(.requestWithSelectedCategory),
-                .archive(.requestWithNoConditions), .archive(.retry):
+                .archive(.requestWithNoConditions), .archive(.requestWithConditions), .archive(.retry):
                 let keyword = state.archiveState.inputText
                 let category = state.archiveState.selectedCategory
                 return .run(id: searchEffectID) { send in

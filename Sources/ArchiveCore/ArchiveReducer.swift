@@ -20,6 +20,10 @@ public enum ArchiveReducer {
             state.inputText = ""
             state.selectedCategory = ""
             startLoading(&state)
+        case .requestWithConditions(let text, let category):
+            state.inputText = text
+            state.selectedCategory = category
+            startLoading(&state)
         case .retry:
             startLoading(&state)
         case .success(let entities, let storedIDs):
@@ -45,8 +49,10 @@ public enum ArchiveReducer {
             beginStorage(&state, id: id)
         case .addArchiveObjectSucceeded(let id):
             confirm(&state, id: id, isStored: true)
-        case .deleteArchiveObjectSucceeded(let id, _):
+            state.lastStorageChange = StorageChange(id: id, isStored: true, changed: true)
+        case .deleteArchiveObjectSucceeded(let id, let wasStored):
             confirm(&state, id: id, isStored: false)
+            state.lastStorageChange = StorageChange(id: id, isStored: false, changed: wasStored)
         case .addArchiveObjectFailed(let id, let message), .deleteArchiveObjectFailed(let id, let message):
             state.pendingStorageIDs.remove(id)
             state.storageErrorMessage = message

@@ -18,6 +18,8 @@ public struct ArchiveState: Sendable, Equatable {
     public var pendingStorageIDs: Set<Int> = []
     /// Why the last store or unstore failed; every `isStored` still tells the truth.
     public var storageErrorMessage: String?
+    /// The last store or unstore that went through, for fronts to report.
+    public var lastStorageChange: StorageChange?
     /// Stores and unstores confirmed while the current search was in flight; the
     /// reducer lays them over that search's stored IDs, which may have been read earlier.
     public var storedChangesDuringSearch: [Int: Bool] = [:]

@@ -6,6 +6,8 @@ public enum OnboardingAction: Sendable, Equatable {
     case show
     /// Close the overlay and never show it again for this database (`CloseOnboardingAction`).
     case close
+    /// Forget the dismissal, so the overlay shows again (then asks again, as on launch).
+    case reset
     /// Reading or saving the flag failed.
     case failure(message: String)
 }

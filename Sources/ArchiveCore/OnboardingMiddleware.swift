@@ -6,7 +6,7 @@ import ArchiveStorage
 public enum OnboardingMiddleware {
     /// Every onboarding middleware.
     public static func all(_ environment: ArchiveEnvironment) -> [Middleware<AppState, AppAction>] {
-        [request(environment), close(environment)]
+        [request(environment), close(environment), reset(environment)]
     }
 
     /// On request: shows the overlay when the repository says it should be.
@@ -34,6 +34,22 @@ public enum OnboardingMiddleware {
                     try repository.changeOnboardingStatusFalse()
                 } catch {
                     await send(.onboarding(.failure(message: "cannot save the onboarding flag: \(error)")))
+                }
+            }
+        }
+    }
+
+    /// On reset: forgets the dismissal, then requests the overlay again.
+    public static func reset(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
+        let repository = environment.onboardingRepository
+        return Middleware { _, action in
+            guard case .onboarding(.reset) = action else { return .none }
+            return .run(serializedOn: ArchiveMiddleware.storageEffectID) { send in
+                do {
+                    try repository.reset()
+                    await send(.onboarding(.request))
+                } catch {
+                    await send(.onboarding(.failure(message: "cannot reset the onboarding flag: \(error)")))
                 }
             }
         }

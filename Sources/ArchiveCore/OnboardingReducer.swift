@@ -8,7 +8,7 @@ public enum OnboardingReducer {
     /// Applies `action` to `state`.
     public static func reduce(_ state: inout OnboardingState, _ action: OnboardingAction) {
         switch action {
-        case .request:
+        case .request, .reset:
             state.errorMessage = nil
         case .show:
             state.showOnboarding = true

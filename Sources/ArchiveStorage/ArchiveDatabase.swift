@@ -1,4 +1,5 @@
 public import SQLite
+import Foundation
 
 /// An archive database file (or `:memory:`), opened, validated and migrated,
 /// with its repositories: favorites, key-value entries and the onboarding flag.
@@ -38,5 +39,45 @@ public struct ArchiveDatabase: Sendable {
         self.favorites = SQLiteStoredArchiveDataRepository(queue: queue)
         self.keyValueStore = KeyValueStore(queue: queue)
         self.onboarding = KeyValueOnboardingRepository(store: keyValueStore)
+    }
+
+    // MARK: - Maintenance
+
+    /// Reads which migrations the file at `path` has applied and which are pending,
+    /// without creating, migrating or otherwise changing it.
+    ///
+    /// Throws, like opening, for a file that is not SQLite, another application's
+    /// database or one written by a newer version.
+    public static func migrationStatus(path: String) throws -> MigrationStatus {
+        let migrator = try ArchiveMigrations.migrator()
+        guard FileManager.default.fileExists(atPath: path) else {
+            return MigrationStatus(applied: [], pending: migrator.migrations, fileExists: false)
+        }
+        var configuration = Configuration()
+        configuration.readOnly = true
+        let database = try Database(path: path, configuration: configuration)
+        try migrator.validate(database)
+        return MigrationStatus(
+            applied: try migrator.appliedMigrations(in: database),
+            pending: try migrator.pendingMigrations(in: database), fileExists: true)
+    }
+
+    /// Runs SQLite's integrity and foreign-key checks and counts the rows.
+    public func integrityReport() throws -> IntegrityReport {
+        try queue.read { db in
+            var problems = try db.integrityCheck().filter { $0 != "ok" }
+            problems += try db.fetchAll("PRAGMA foreign_key_check") { row in
+                "foreign key violation in table \(try row.column(String.self, at: 0))"
+            }
+            let favorites = try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
+            let entries = try db.fetchOne("SELECT count(*) FROM key_value_store") { try $0.column(Int.self, at: 0) } ?? 0
+            return IntegrityReport(problems: problems, favorites: favorites, keyValueEntries: entries)
+        }
+    }
+
+    /// `PRAGMA data_version` of the connection: changes when another connection commits.
+    /// Fronts poll it to notice changes made by other processes.
+    public func dataVersion() throws -> Int {
+        try queue.read { try $0.dataVersion() }
     }
 }

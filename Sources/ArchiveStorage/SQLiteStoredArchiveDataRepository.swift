@@ -131,14 +131,12 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     @discardableResult
-    public func create<Objects: Sequence<StoredArchiveObject>>(
-        contentsOf objects: Objects, progress: (Int) -> Void
-    ) throws -> Int {
+    public func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int {
         try queue.write { db in
             let statement = try db.cachedStatement(Self.upsertSQL)
             defer { statement.reset() }
             var count = 0
-            for object in objects {
+            while let object = try next() {
                 try object.validate(index: count)
                 try Self.bind(object, to: statement)
                 try statement.run()

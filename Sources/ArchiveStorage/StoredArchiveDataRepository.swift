@@ -17,14 +17,16 @@ public protocol StoredArchiveDataRepository: Sendable {
     /// place in the list. Invalid objects are refused before the database is touched.
     func create(_ object: StoredArchiveObject) throws
 
-    /// Stores every object of `objects` in one transaction: all or nothing.
-    /// Each is validated as it comes; the first invalid one aborts the whole
-    /// insert with an error naming its index. `progress` is called with the
-    /// count stored so far every 10,000 objects. Returns the count stored.
+    /// Stores every object `next` produces, until it returns `nil`, in one
+    /// transaction: all or nothing. Each is validated as it comes; the first
+    /// invalid one, or an error thrown by `next`, aborts the whole insert (the
+    /// error names the object's index). `progress` is called with the count
+    /// stored so far every 10,000 objects and at the end. Returns the count stored.
+    ///
+    /// This is the streaming form: an import reads its file inside `next`, so
+    /// memory stays bounded whatever the number of objects.
     @discardableResult
-    func create<Objects: Sequence<StoredArchiveObject>>(
-        contentsOf objects: Objects, progress: (Int) -> Void
-    ) throws -> Int
+    func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int
 
     /// Removes the object with this ID (the original `deleteFromRealm`):
     /// `true` when it was stored, `false` when it was not (the original crashed).
@@ -47,9 +49,12 @@ public protocol StoredArchiveDataRepository: Sendable {
 }
 
 extension StoredArchiveDataRepository {
-    /// Stores every object of `objects` in one transaction: all or nothing.
+    /// Stores every object of `objects` in one transaction: all or nothing (see ``create(from:progress:)``).
     @discardableResult
-    public func create<Objects: Sequence<StoredArchiveObject>>(contentsOf objects: Objects) throws -> Int {
-        try create(contentsOf: objects, progress: { _ in })
+    public func create<Objects: Sequence<StoredArchiveObject>>(
+        contentsOf objects: Objects, progress: (Int) -> Void = { _ in }
+    ) throws -> Int {
+        var iterator = objects.makeIterator()
+        return try create(from: { iterator.next() }, progress: progress)
     }
 }

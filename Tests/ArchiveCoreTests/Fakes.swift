@@ -50,7 +50,7 @@ struct FailingWritesRepository: StoredArchiveDataRepository {
     func allObjects() throws -> [StoredArchiveObject] { try base.allObjects() }
     func object(id: Int) throws -> StoredArchiveObject? { try base.object(id: id) }
     func create(_ object: StoredArchiveObject) throws { throw DiskFull() }
-    func create<Objects: Sequence<StoredArchiveObject>>(contentsOf objects: Objects, progress: (Int) -> Void) throws -> Int {
+    func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int {
         throw DiskFull()
     }
     func delete(id: Int) throws -> Bool { throw DiskFull() }

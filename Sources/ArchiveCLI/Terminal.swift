@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the process writes to: stdout for data, stderr for messages, with
+/// colors only on a terminal (and never with NO_COLOR set).
+enum Terminal {
+    /// Whether stdout is a terminal.
+    static let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
+    /// Whether stderr is a terminal.
+    static let stderrIsTTY = isatty(STDERR_FILENO) == 1
+
+    /// Whether stdout gets ANSI styling.
+    static var colorsOnStdout: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return stdoutIsTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// Writes a message line to stderr.
+    static func message(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes raw text to stderr (no newline), for progress bars.
+    static func status(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    // MARK: - Styling
+
+    static let bold = "\u{1B}[1m"
+    static let dim = "\u{1B}[2m"
+    static let highlight = "\u{1B}[1;30;43m"
+    static let reset = "\u{1B}[0m"
+
+    /// `text` with every occurrence of `keyword` (ignoring case) highlighted, when `enabled`.
+    static func highlighting(_ keyword: String, in text: String, enabled: Bool) -> String {
+        let keyword = keyword.trimmingCharacters(in: .whitespaces)
+        guard enabled, !keyword.isEmpty else { return text }
+        var result = ""
+        var rest = text[...]
+        while let range = rest.range(of: keyword, options: .caseInsensitive) {
+            result += rest[..<range.lowerBound] + highlight + rest[range] + reset
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// `text` wrapped in `style` when `enabled`.
+    static func styled(_ text: String, _ style: String, enabled: Bool) -> String {
+        enabled ? style + text + reset : text
+    }
+}

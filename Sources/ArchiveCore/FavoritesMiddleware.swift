@@ -1,0 +1,37 @@
+public import Redux
+import ArchiveStorage
+
+/// The Favorites view's side effects: loads pages through the favorites repository.
+public enum FavoritesMiddleware {
+    /// The page load: a newer request replaces the one in flight.
+    public static let pageEffectID: EffectID = "favorites.page"
+
+    /// On a page request: reads the page and the total count, then dispatches them.
+    public static func page(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
+        let favorites = environment.storedArchiveDataRepository
+        return Middleware { state, action in
+            let cursor: StoredArchivePageCursor?
+            let limit: Int
+            switch action {
+            case .favorites(.requestPage(let after, let pageLimit)):
+                (cursor, limit) = (after, pageLimit)
+            case .favorites(.requestNextPage(let pageLimit)):
+                guard let next = state.favoritesState.nextCursor else {
+                    return .run { send in await send(.favorites(.failure(message: "there is no next page"))) }
+                }
+                (cursor, limit) = (next, pageLimit)
+            default:
+                return .none
+            }
+            return .run(id: pageEffectID) { send in
+                do {
+                    let page = try favorites.page(after: cursor, limit: limit)
+                    let count = try favorites.count()
+                    await send(.favorites(.pageLoaded(page, appending: cursor != nil, totalCount: count)))
+                } catch {
+                    await send(.favorites(.failure(message: "cannot read favorites: \(error)")))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+public import ArchiveStorage
+
+/// The Favorites view: stored favorites, newest first, loaded a page at a time.
+public struct FavoritesState: Sendable, Equatable {
+    /// The favorites loaded so far, newest first.
+    public var favorites: [StoredArchiveObject] = []
+    /// Where the next page starts, `nil` once the last page is loaded.
+    public var nextCursor: StoredArchivePageCursor?
+    /// How many favorites are stored in all (as of the last page load).
+    public var totalCount = 0
+    /// A page load is in flight.
+    public var isLoading = false
+    /// Whether a page has been loaded since the view was opened.
+    public var hasLoaded = false
+    /// Why the last page load failed.
+    public var errorMessage: String?
+
+    /// Nothing loaded.
+    public init() {}
+
+    /// Whether more pages can be loaded.
+    public var hasMore: Bool { nextCursor != nil }
+}

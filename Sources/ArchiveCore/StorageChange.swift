@@ -1,0 +1,16 @@
+/// A store or unstore that went through.
+public struct StorageChange: Sendable, Hashable {
+    /// The dish's ID.
+    public let id: Int
+    /// Whether it is stored now.
+    public let isStored: Bool
+    /// Whether anything changed (`false` when unstoring an ID that was not stored).
+    public let changed: Bool
+
+    /// Creates a change from its parts.
+    public init(id: Int, isStored: Bool, changed: Bool) {
+        self.id = id
+        self.isStored = isStored
+        self.changed = changed
+    }
+}

@@ -1,0 +1,21 @@
+/// Why an import file was refused. Nothing was written: imports are all or nothing.
+public enum FavoritesImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file cannot be opened or read.
+    case cannotRead(path: String, reason: String)
+    /// The file is not JSON of the import format, at this line.
+    case syntax(line: Int, message: String)
+    /// Record `index` (0-based) has a bad `field`.
+    case invalidRecord(index: Int, field: String, reason: String)
+
+    /// A message a person can act on.
+    public var description: String {
+        switch self {
+        case .cannotRead(let path, let reason):
+            return "cannot read \(path): \(reason); nothing was imported"
+        case .syntax(let line, let message):
+            return "line \(line): \(message); nothing was imported (the file must be a JSON array of favorites, as written by `archive export`)"
+        case .invalidRecord(let index, let field, let reason):
+            return "record \(index): field '\(field)' \(reason); nothing was imported"
+        }
+    }
+}
