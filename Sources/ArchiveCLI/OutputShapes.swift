@@ -1,7 +1,6 @@
 import ArchiveAPI
 import ArchiveCore
 import ArchiveStorage
-import Redux
 
 /// The documented `--json` shapes (see README). Keys are sorted on output.
 enum OutputShapes {
@@ -13,46 +12,34 @@ enum OutputShapes {
         let results: [Row]
     }
 
-    /// One search result.
-    struct Row: Encodable {
-        let id: Int
-        let photoUrl: String
-        let category: String
-        let dishName: String
-        let shopName: String
-        let introduction: String
-        let isStored: Bool
+    /// A dish's fields (those of `ArchiveSceneEntity`) plus one more key.
+    struct Dish<Extra: Encodable>: Encodable {
+        let entity: ArchiveSceneEntity
+        let extraKey: String
+        let extra: Extra
 
-        init(_ cell: ArchiveCellViewObject) {
-            id = cell.id
-            photoUrl = cell.photoUrl
-            category = cell.category
-            dishName = cell.dishName
-            shopName = cell.shopName
-            introduction = cell.introduction
-            isStored = cell.isStored
+        func encode(to encoder: any Encoder) throws {
+            try entity.encode(to: encoder)
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(extra, forKey: AnyKey(stringValue: extraKey))
         }
     }
 
-    /// One stored favorite (the export format's record).
-    struct Favorite: Encodable {
-        let id: Int
-        let photoUrl: String
-        let category: String
-        let dishName: String
-        let shopName: String
-        let introduction: String
-        let storedAt: String
+    /// One search result: the dish and `isStored`.
+    typealias Row = Dish<Bool>
 
-        init(_ object: StoredArchiveObject) {
-            id = object.id
-            photoUrl = object.photoUrl
-            category = object.category
-            dishName = object.dishName
-            shopName = object.shopName
-            introduction = object.introduction
-            storedAt = object.storedAt.iso8601Milliseconds
-        }
+    /// One stored favorite (the export format's record): the dish and `storedAt`.
+    typealias Favorite = Dish<String>
+
+    static func row(_ cell: ArchiveCellViewObject) -> Row {
+        Dish(entity: cell.entity, extraKey: "isStored", extra: cell.isStored)
+    }
+
+    static func favorite(_ object: StoredArchiveObject) -> Favorite {
+        let entity = ArchiveSceneEntity(
+            id: object.id, photoUrl: object.photoUrl, category: object.category, dishName: object.dishName,
+            shopName: object.shopName, introduction: object.introduction)
+        return Dish(entity: entity, extraKey: "storedAt", extra: object.storedAt.iso8601Milliseconds)
     }
 
     /// `archive favorites --json`.
@@ -62,13 +49,12 @@ enum OutputShapes {
         let nextCursor: String?
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(total, forKey: .total)
-            try container.encode(favorites, forKey: .favorites)
-            try container.encode(nextCursor, forKey: .nextCursor)  // null on the last page, never omitted
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(total, forKey: AnyKey(stringValue: "total"))
+            try container.encode(favorites, forKey: AnyKey(stringValue: "favorites"))
+            // null on the last page, never omitted.
+            try container.encode(nextCursor, forKey: AnyKey(stringValue: "nextCursor"))
         }
-
-        enum CodingKeys: String, CodingKey { case total, favorites, nextCursor }
     }
 
     /// `archive add --json` and `archive remove --json`.
@@ -76,5 +62,13 @@ enum OutputShapes {
         let id: Int
         let isStored: Bool
         let changed: Bool
+    }
+
+    /// A coding key made from any string.
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -43,7 +43,7 @@ struct FavoritesCommand: AsyncParsableCommand {
         }
         if global.json {
             try JSONOutput.print(OutputShapes.Favorites(
-                total: state.totalCount, favorites: state.favorites.map(OutputShapes.Favorite.init),
+                total: state.totalCount, favorites: state.favorites.map(OutputShapes.favorite),
                 nextCursor: state.nextCursor?.description))
             return
         }

@@ -35,7 +35,7 @@ struct SearchCommand: AsyncParsableCommand {
         let rows = state.archiveCellViewObjects
         if global.json {
             try JSONOutput.print(OutputShapes.Search(
-                keyword: keyword, category: category, count: rows.count, results: rows.map(OutputShapes.Row.init)))
+                keyword: keyword, category: category, count: rows.count, results: rows.map(OutputShapes.row)))
             return
         }
         let colors = Terminal.colorsOnStdout
