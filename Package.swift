@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
+        .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
     ],
     dependencies: [
         // A small HTTP server on sockets (no SwiftNIO): `archive serve` and the HTTP client's tests.
@@ -82,6 +83,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "ArchiveTUI",
+            dependencies: [
+                "ArchiveCore", "ArchiveStorage", "ArchiveAPI", "Redux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Tests
         .target(
@@ -115,6 +124,12 @@ let package = Package(
         .testTarget(
             name: "ArchiveCLITests",
             dependencies: ["ArchiveCLI", "SQLite", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveTUITests",
+            dependencies: ["ArchiveTUI", "ArchiveCLI", "ArchiveCore", "ArchiveAPI", "ArchiveStorage", "TestSupport"],
+            exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

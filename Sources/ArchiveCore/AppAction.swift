@@ -6,4 +6,10 @@ public enum AppAction: Sendable, Equatable {
     case onboarding(OnboardingAction)
     /// An action of the Favorites view.
     case favorites(FavoritesAction)
+    /// Start noticing commits of other processes, checking every `interval`.
+    case watchExternalChanges(interval: Duration)
+    /// Stop noticing them.
+    case stopWatchingExternalChanges
+    /// Another process changed the database: re-read what is shown.
+    case externalChangeDetected
 }

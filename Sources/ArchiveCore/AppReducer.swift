@@ -15,6 +15,8 @@ public enum AppReducer {
             OnboardingReducer.reduce(&state.onboardingState, action)
         case .favorites(let action):
             FavoritesReducer.reduce(&state.favoritesState, action)
+        case .watchExternalChanges, .stopWatchingExternalChanges, .externalChangeDetected:
+            break
         }
     }
 }

@@ -18,6 +18,6 @@ extension Store where State == AppState, Action == AppAction {
             initialState: initialState,
             reducer: AppReducer.reducer,
             middlewares: ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
-                + [FavoritesMiddleware.page(environment)])
+                + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment)])
     }
 }

@@ -12,24 +12,29 @@ public struct ArchiveEnvironment: Sendable {
     public var onboardingRepository: any OnboardingRepository
     /// The clock that stamps `storedAt`.
     public var now: @Sendable () -> Date
+    /// A number that changes when another process commits to the database
+    /// (`PRAGMA data_version`); constant when nothing else can write.
+    public var dataVersion: @Sendable () throws -> Int
 
     /// Creates an environment from its parts.
     public init(
         requestArchiveRepository: any RequestArchiveRepository,
         storedArchiveDataRepository: any StoredArchiveDataRepository,
         onboardingRepository: any OnboardingRepository,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        dataVersion: @escaping @Sendable () throws -> Int = { 0 }
     ) {
         self.requestArchiveRepository = requestArchiveRepository
         self.storedArchiveDataRepository = storedArchiveDataRepository
         self.onboardingRepository = onboardingRepository
         self.now = now
+        self.dataVersion = dataVersion
     }
 
     /// The repositories of `database` and the catalog `api` (the bundled one by default).
     public init(database: ArchiveDatabase, api: any RequestArchiveRepository = BundledArchiveRepository()) {
         self.init(
             requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
-            onboardingRepository: database.onboarding)
+            onboardingRepository: database.onboarding, dataVersion: { try database.dataVersion() })
     }
 }

@@ -6,6 +6,8 @@ public enum FavoritesAction: Sendable, Equatable {
     case requestPage(after: StoredArchivePageCursor?, limit: Int)
     /// Load the page after the last one loaded, if any.
     case requestNextPage(limit: Int)
+    /// Reload from the newest, as many as are loaded now (at least one page).
+    case refresh(minimumLimit: Int)
     /// A page arrived, with the total count.
     case pageLoaded(StoredArchivePage, appending: Bool, totalCount: Int)
     /// Loading failed.

@@ -20,6 +20,8 @@ public enum FavoritesMiddleware {
                     return .run { send in await send(.favorites(.failure(message: "there is no next page"))) }
                 }
                 (cursor, limit) = (next, pageLimit)
+            case .favorites(.refresh(let minimumLimit)):
+                (cursor, limit) = (nil, min(max(state.favoritesState.favorites.count, minimumLimit, 1), StoredArchivePage.maximumLimit))
             default:
                 return .none
             }

@@ -9,7 +9,7 @@ public enum FavoritesReducer {
     /// Applies `action` to `state`.
     public static func reduce(_ state: inout FavoritesState, _ action: FavoritesAction) {
         switch action {
-        case .requestPage, .requestNextPage:
+        case .requestPage, .requestNextPage, .refresh:
             state.isLoading = true
             state.errorMessage = nil
         case .pageLoaded(let page, let appending, let totalCount):

@@ -14,18 +14,8 @@ struct CLI {
         }
     }
 
-    /// The `archive` executable next to the test bundle.
-    static let executable: URL = {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        // On Linux the test binary is .build/<triple>/debug/<Package>PackageTests.xctest.
-        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("archive").path),
-            directory.path != "/"
-        {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent("archive")
-    }()
+    /// The `archive` executable next to the test binary.
+    static let executable = BuiltProduct.url(named: "archive")
 
     let directory: TemporaryDirectory
     let database: String

@@ -1,0 +1,222 @@
+import ArchiveAPI
+import ArchiveCore
+import ArchiveStorage
+
+/// Maps a key to view changes and actions: pure, so every binding is tested
+/// without a terminal. Hearts change only by dispatching actions; the view
+/// never flips them itself.
+enum KeyHandler {
+    /// Favorites loaded per page.
+    static let favoritesPageSize = 200
+    /// Load the next page when the cursor comes this close to the end of what is loaded.
+    static let prefetchDistance = 40
+
+    /// Handles `key` given the app's `state` and the screen `layout`.
+    static func handle(_ key: Key, view: inout ViewState, state: AppState, layout: Layout) -> [TUICommand] {
+        if key == .control("c") { return [.quit] }
+        if state.onboardingState.showOnboarding {
+            return [.dispatch(.onboarding(.close))]
+        }
+        if view.showHelp {
+            view.showHelp = false
+            return []
+        }
+        if key == .control("t") || key == .function(2) {
+            return toggleMode(&view)
+        }
+        switch view.mode {
+        case .archive:
+            return handleArchive(key, view: &view, state: state, layout: layout)
+        case .favorites:
+            return handleFavorites(key, view: &view, state: state.favoritesState, layout: layout)
+        }
+    }
+
+    /// The pause after typing ended: search if the query is still the one typed and differs from the searched one.
+    static func searchPauseEnded(generation: Int, view: ViewState, state: AppState) -> [TUICommand] {
+        guard generation == view.editGeneration, view.query != state.archiveState.inputText else { return [] }
+        return [.dispatch(.archive(.requestWithInputText(view.query)))]
+    }
+
+    // MARK: - Archive view
+
+    private static func handleArchive(_ key: Key, view: inout ViewState, state: AppState, layout: Layout) -> [TUICommand] {
+        if key == .escape {
+            view.query = ""
+            view.editGeneration += 1
+            view.focus = .search
+            view.resultCursor = 0
+            view.resultScroll = 0
+            return [.dispatch(.archive(.requestWithNoConditions))]
+        }
+        switch view.focus {
+        case .search:
+            return handleSearchField(key, view: &view)
+        case .categories:
+            return handleChips(key, view: &view, state: state.archiveState)
+        case .results:
+            return handleResults(key, view: &view, state: state.archiveState, layout: layout)
+        }
+    }
+
+    private static func handleSearchField(_ key: Key, view: inout ViewState) -> [TUICommand] {
+        switch key {
+        case .character(let character):
+            view.query.append(character)
+            view.editGeneration += 1
+            return [.scheduleSearch(generation: view.editGeneration)]
+        case .backspace:
+            guard !view.query.isEmpty else { return [] }
+            view.query.removeLast()
+            view.editGeneration += 1
+            return [.scheduleSearch(generation: view.editGeneration)]
+        case .control("u"):
+            view.query = ""
+            view.editGeneration += 1
+            return [.scheduleSearch(generation: view.editGeneration)]
+        case .enter:
+            view.editGeneration += 1
+            view.focus = .results
+            view.resultCursor = 0
+            view.resultScroll = 0
+            return [.dispatch(.archive(.requestWithInputText(view.query)))]
+        case .tab:
+            view.focus = .categories
+        case .backTab:
+            view.focus = .results
+        case .down:
+            view.focus = .results
+        default:
+            break
+        }
+        return []
+    }
+
+    private static func handleChips(_ key: Key, view: inout ViewState, state: ArchiveState) -> [TUICommand] {
+        let count = view.categories.count
+        switch key {
+        case .left:
+            view.chipCursor = max(0, view.chipCursor - 1)
+        case .right:
+            view.chipCursor = min(max(0, count - 1), view.chipCursor + 1)
+        case .tab:
+            if view.chipCursor + 1 < count { view.chipCursor += 1 } else { view.focus = .results }
+        case .backTab:
+            if view.chipCursor > 0 { view.chipCursor -= 1 } else { view.focus = .search }
+        case .up:
+            view.focus = .search
+        case .down:
+            view.focus = .results
+        case .enter, .character(" "):
+            guard view.categories.indices.contains(view.chipCursor) else { return [] }
+            let category = view.categories[view.chipCursor]
+            view.resultCursor = 0
+            view.resultScroll = 0
+            let selected = state.selectedCategory == category ? "" : category
+            return [.dispatch(.archive(.requestWithSelectedCategory(selected)))]
+        default:
+            return commonKey(key, view: &view, state: state)
+        }
+        return []
+    }
+
+    private static func handleResults(_ key: Key, view: inout ViewState, state: ArchiveState, layout: Layout) -> [TUICommand] {
+        let rows = state.archiveCellViewObjects
+        let visible = layout.visibleResults
+        switch key {
+        case .up:
+            if view.resultCursor == 0 { view.focus = .categories } else { view.resultCursor -= 1 }
+        case .down:
+            view.resultCursor = min(max(0, rows.count - 1), view.resultCursor + 1)
+        case .pageUp:
+            view.resultCursor = max(0, view.resultCursor - visible)
+        case .pageDown:
+            view.resultCursor = min(max(0, rows.count - 1), view.resultCursor + visible)
+        case .home:
+            view.resultCursor = 0
+        case .end:
+            view.resultCursor = max(0, rows.count - 1)
+        case .tab:
+            view.focus = .search
+        case .backTab:
+            view.focus = .categories
+        case .enter, .character(" "):
+            guard rows.indices.contains(view.resultCursor) else { return [] }
+            let row = rows[view.resultCursor]
+            guard !state.pendingStorageIDs.contains(row.id) else { return [] }
+            return [.dispatch(.archive(row.isStored ? .deleteArchiveObject(id: row.id) : .addArchiveObject(row)))]
+        default:
+            return commonKey(key, view: &view, state: state)
+        }
+        view.resultScroll = Layout.scroll(view.resultScroll, keeping: view.resultCursor, visible: visible, count: rows.count)
+        return []
+    }
+
+    /// Keys shared by the chips and the results: quit, help, retry, and typing
+    /// (which jumps to the search field).
+    private static func commonKey(_ key: Key, view: inout ViewState, state: ArchiveState) -> [TUICommand] {
+        switch key {
+        case .character("q"):
+            return [.quit]
+        case .character("?"):
+            view.showHelp = true
+        case .character("r") where state.isError:
+            return [.dispatch(.archive(.retry))]
+        case .character("/"):
+            view.focus = .search
+        case .character(let character) where character != " ":
+            view.focus = .search
+            return handleSearchField(key, view: &view)
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: - Favorites view
+
+    private static func toggleMode(_ view: inout ViewState) -> [TUICommand] {
+        switch view.mode {
+        case .archive:
+            view.mode = .favorites
+            view.favoritesCursor = 0
+            view.favoritesScroll = 0
+            return [.dispatch(.favorites(.requestPage(after: nil, limit: favoritesPageSize)))]
+        case .favorites:
+            view.mode = .archive
+            return [.dispatch(.archive(.refreshStoredStatus))]
+        }
+    }
+
+    private static func handleFavorites(_ key: Key, view: inout ViewState, state: FavoritesState, layout: Layout) -> [TUICommand] {
+        let count = state.favorites.count
+        let visible = layout.visibleFavorites
+        var commands: [TUICommand] = []
+        switch key {
+        case .up: view.favoritesCursor = max(0, view.favoritesCursor - 1)
+        case .down: view.favoritesCursor = min(max(0, count - 1), view.favoritesCursor + 1)
+        case .pageUp: view.favoritesCursor = max(0, view.favoritesCursor - visible)
+        case .pageDown: view.favoritesCursor = min(max(0, count - 1), view.favoritesCursor + visible)
+        case .home: view.favoritesCursor = 0
+        case .end: view.favoritesCursor = max(0, count - 1)
+        case .escape, .tab, .backTab:
+            return toggleMode(&view)
+        case .character("q"):
+            return [.quit]
+        case .character("?"):
+            view.showHelp = true
+        case .character("r"):
+            return [.dispatch(.favorites(.refresh(minimumLimit: favoritesPageSize)))]
+        case .character("d"), .character("x"), .delete, .enter, .character(" "):
+            guard state.favorites.indices.contains(view.favoritesCursor) else { return [] }
+            return [.dispatch(.archive(.deleteArchiveObject(id: state.favorites[view.favoritesCursor].id)))]
+        default:
+            return []
+        }
+        if state.hasMore, !state.isLoading, view.favoritesCursor + prefetchDistance >= count {
+            commands.append(.dispatch(.favorites(.requestNextPage(limit: favoritesPageSize))))
+        }
+        view.favoritesScroll = Layout.scroll(view.favoritesScroll, keeping: view.favoritesCursor, visible: visible, count: count)
+        return commands
+    }
+}

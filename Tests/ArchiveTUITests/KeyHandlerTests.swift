@@ -1,0 +1,106 @@
+import ArchiveCore
+@testable import ArchiveTUI
+import Testing
+
+struct KeyHandlerTests {
+    let layout = Layout(width: 80, height: 24)
+
+    func press(_ keys: Key..., view: inout ViewState, state: AppState) -> [TUICommand] {
+        keys.flatMap { KeyHandler.handle($0, view: &view, state: state, layout: layout) }
+    }
+
+    @Test func typingEditsTheQueryAndSearchesAfterAPauseOrOnEnter() {
+        var view = Fixtures.view(focus: .search, query: "")
+        let state = AppState()
+        let typed = press(.character("チ"), .character("ー"), view: &view, state: state)
+        #expect(typed == [.scheduleSearch(generation: 1), .scheduleSearch(generation: 2)])
+        #expect(view.query == "チー")
+        // Only the last pause searches.
+        #expect(KeyHandler.searchPauseEnded(generation: 1, view: view, state: state) == [])
+        #expect(KeyHandler.searchPauseEnded(generation: 2, view: view, state: state) == [.dispatch(.archive(.requestWithInputText("チー")))])
+        #expect(press(.backspace, view: &view, state: state) == [.scheduleSearch(generation: 3)])
+        #expect(press(.enter, view: &view, state: state) == [.dispatch(.archive(.requestWithInputText("チ")))])
+        #expect(view.focus == .results)
+    }
+
+    @Test func escapeClearsEveryCondition() {
+        var view = Fixtures.view(focus: .results)
+        #expect(press(.escape, view: &view, state: Fixtures.cheeseWestern) == [.dispatch(.archive(.requestWithNoConditions))])
+        #expect(view.query == "")
+        #expect(view.focus == .search)
+    }
+
+    @Test func chipsMoveWithArrowsAndTabAndSelectingAgainClears() {
+        var view = Fixtures.view(focus: .categories)
+        view.chipCursor = 0
+        _ = press(.right, .right, .left, .tab, view: &view, state: AppState())
+        #expect(view.chipCursor == 2)
+        #expect(press(.enter, view: &view, state: AppState()) == [.dispatch(.archive(.requestWithSelectedCategory("中華")))])
+        view.chipCursor = 1
+        #expect(press(.character(" "), view: &view, state: Fixtures.cheeseWestern) == [.dispatch(.archive(.requestWithSelectedCategory("")))])
+    }
+
+    @Test func spaceOrEnterTogglesTheHeartThroughActionsOnly() throws {
+        let state = Fixtures.cheeseWestern
+        var view = Fixtures.view(focus: .results, cursor: 0)
+        #expect(press(.character(" "), view: &view, state: state) == [.dispatch(.archive(.deleteArchiveObject(id: 17)))])
+        _ = press(.down, view: &view, state: state)
+        let row = state.archiveState.archiveCellViewObjects[1]
+        #expect(press(.enter, view: &view, state: state) == [.dispatch(.archive(.addArchiveObject(row)))])
+        // The view did not flip anything: the state still says 21 is not stored.
+        #expect(!state.archiveState.archiveCellViewObjects[1].isStored)
+        // While a store is in flight, the row ignores toggles.
+        let pending = Fixtures.reduce(.archive(.addArchiveObject(row)), from: state)
+        #expect(press(.character(" "), view: &view, state: pending) == [])
+    }
+
+    @Test func cursorMovementScrollsAndStopsAtTheEnds() {
+        let state = Fixtures.everything
+        var view = Fixtures.view(focus: .results, query: "")
+        _ = press(.end, view: &view, state: state)
+        #expect(view.resultCursor == 65)
+        #expect(view.resultScroll == 66 - layout.visibleResults)
+        _ = press(.down, view: &view, state: state)
+        #expect(view.resultCursor == 65)
+        _ = press(.home, view: &view, state: state)
+        #expect(view.resultCursor == 0 && view.resultScroll == 0)
+        _ = press(.up, view: &view, state: state)
+        #expect(view.focus == .categories)
+    }
+
+    @Test func retryQuitHelpAndViewSwitching() {
+        let failed = Fixtures.reduce(.archive(.failure(message: "down")), from: Fixtures.cheeseWestern)
+        var view = Fixtures.view(focus: .results)
+        #expect(press(.character("r"), view: &view, state: failed) == [.dispatch(.archive(.retry))])
+        #expect(press(.character("?"), view: &view, state: failed) == [])
+        #expect(view.showHelp)
+        #expect(press(.character("q"), view: &view, state: failed) == [])  // closes the help first
+        #expect(press(.character("q"), view: &view, state: failed) == [.quit])
+        #expect(press(.control("c"), view: &view, state: failed) == [.quit])
+        var typing = Fixtures.view(focus: .search, query: "")
+        #expect(press(.character("q"), view: &typing, state: failed) == [.scheduleSearch(generation: 1)])
+        #expect(press(.control("c"), view: &typing, state: failed) == [.quit])
+
+        #expect(press(.control("t"), view: &view, state: failed) == [.dispatch(.favorites(.requestPage(after: nil, limit: KeyHandler.favoritesPageSize)))])
+        #expect(view.mode == .favorites)
+        #expect(press(.escape, view: &view, state: failed) == [.dispatch(.archive(.refreshStoredStatus))])
+        #expect(view.mode == .archive)
+    }
+
+    @Test func anyKeyDismissesTheOnboardingOverlay() {
+        let state = Fixtures.reduce(.onboarding(.show))
+        var view = Fixtures.view()
+        #expect(press(.character("x"), view: &view, state: state) == [.dispatch(.onboarding(.close))])
+        #expect(press(.control("c"), view: &view, state: state) == [.quit])
+    }
+
+    @Test func favoritesLoadTheNextPageNearTheEndAndRemoveThroughActions() {
+        let state = Fixtures.favorites(200, total: 1_000_000)
+        var view = Fixtures.view()
+        view.mode = .favorites
+        #expect(press(.down, view: &view, state: state) == [])
+        view.favoritesCursor = 160
+        #expect(press(.down, view: &view, state: state) == [.dispatch(.favorites(.requestNextPage(limit: KeyHandler.favoritesPageSize)))])
+        #expect(press(.character("d"), view: &view, state: state) == [.dispatch(.archive(.deleteArchiveObject(id: 162)))])
+    }
+}

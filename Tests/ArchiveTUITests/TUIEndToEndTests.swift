@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the real `archive-tui` inside tmux, types like a person, reads the screen.
+@Suite(.serialized)
+struct TUIEndToEndTests {
+    let directory: TemporaryDirectory
+    let socket = "archive-tui-tests-\(UUID().uuidString.prefix(8))"
+    let session = "tui"
+    let tmux: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let candidates = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+        guard let tmux = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw TUITestError("tmux is not installed: `apt-get install -y tmux` (.ci/run installs it)")
+        }
+        self.tmux = tmux
+    }
+
+    struct TUITestError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @discardableResult
+    func tmux(_ arguments: String...) throws -> String {
+        try BuiltProduct.run(tmux, ["-L", socket] + arguments).output
+    }
+
+    func screen() throws -> String {
+        try tmux("capture-pane", "-p", "-t", session)
+    }
+
+    /// Polls the screen until `condition` holds, failing after `timeout` with the last screen.
+    @discardableResult
+    func waitForScreen(_ what: String, timeout: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try screen()
+            if condition(last) { return last }
+        }
+        throw TUITestError("timed out waiting for \(what); the screen was:\n\(last)")
+    }
+
+    func sessionIsRunning() throws -> Bool {
+        try BuiltProduct.run(tmux, ["-L", socket, "has-session", "-t", session]).status == 0
+    }
+
+    @Test func dismissOnboardingSearchHeartARowQuitAndTheFavoriteIsStored() throws {
+        let database = directory.path("tui.sqlite3")
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { _ = try? tmux("kill-server") }
+        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                 "env -u ARCHIVE_API_URL TERM=xterm-256color '\(tui)' --database '\(database)'")
+
+        try waitForScreen("the onboarding overlay") { $0.contains("Welcome to FavoriteArchive") }
+        try tmux("send-keys", "-t", session, "Enter")
+        try waitForScreen("the catalog behind the overlay") { !$0.contains("Welcome") && $0.contains("66 dishes") }
+
+        try tmux("send-keys", "-t", session, "-l", "チーズ")
+        try tmux("send-keys", "-t", session, "Enter")
+        try waitForScreen("the search results") { $0.contains("8 dishes") && $0.contains("チーズハンバーグ") }
+
+        try tmux("send-keys", "-t", session, "Down")
+        try tmux("send-keys", "-t", session, "Space")
+        let hearted = try waitForScreen("the heart on チーズハンバーグ") { $0.contains("♥ チーズハンバーグ") }
+        #expect(hearted.contains("8 dishes, 1 ♥"))
+
+        try tmux("send-keys", "-t", session, "q")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try sessionIsRunning(), ContinuousClock.now < deadline {}
+        #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
+
+        let favorites = try BuiltProduct.run(
+            BuiltProduct.url(named: "archive").path, ["favorites", "--json", "--database", database])
+        #expect(favorites.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(favorites.output.utf8)) as? [String: Any]
+        let ids = (json?["favorites"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
+        #expect(ids == [17])
+
+        // The onboarding flag was persisted: a second launch shows no overlay.
+        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                 "env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
+        let second = try waitForScreen("the second launch") { $0.contains("66 dishes") }
+        #expect(!second.contains("Welcome"))
+        try tmux("send-keys", "-t", session, "C-c")
+        let end = ContinuousClock.now + .seconds(10)
+        while try sessionIsRunning(), ContinuousClock.now < end {}
+        #expect(try !sessionIsRunning(), "archive-tui did not quit on ctrl-c")
+    }
+
+    @Test func anotherProcessAddingAFavoriteShowsUpWithoutARestart() throws {
+        let database = directory.path("shared.sqlite3")
+        let archive = BuiltProduct.url(named: "archive").path
+        #expect(try BuiltProduct.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { _ = try? tmux("kill-server") }
+        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", "'\(tui)' --database '\(database)'")
+        try waitForScreen("the catalog") { $0.contains("66 dishes, 0 ♥") }
+        #expect(try BuiltProduct.run(archive, ["add", "1", "--database", database]).status == 0)
+        let updated = try waitForScreen("the heart added by another process", timeout: .seconds(5)) { $0.contains("66 dishes, 1 ♥") }
+        #expect(updated.contains("♥ 親子丼"))
+        try tmux("send-keys", "-t", session, "C-c")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try sessionIsRunning(), ContinuousClock.now < deadline {}
+        #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
+    }
+}
