@@ -177,3 +177,25 @@ struct ArchiveStoreTests {
         #expect(!relaunched.state.onboardingState.showOnboarding)
     }
 }
+
+@MainActor
+struct ExternalChangesTests {
+    @Test func aCommitByAnotherConnectionIsNoticedAndTheHeartsAreReRead() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("shared.sqlite3")
+        let mine = try ArchiveDatabase(path: path)
+        let theirs = try ArchiveDatabase(path: path)
+        let store = AppStore(environment: ArchiveEnvironment(database: mine))
+        store.dispatch(.archive(.requestWithInputText("チーズ")))
+        store.dispatch(.favorites(.requestPage(after: nil, limit: 10)))
+        await store.finishEffects()
+        #expect(store.state.archiveState.hearts[17] == false)
+
+        store.dispatch(.watchExternalChanges(interval: .milliseconds(10)))
+        try theirs.favorites.create(try await storedObject(17))
+        await store.waitUntil { $0.archiveState.hearts[17] == true && $0.favoritesState.favorites.map(\.id) == [17] }
+        store.dispatch(.stopWatchingExternalChanges)
+        await store.finishEffects()
+        #expect(!store.hasEffectsInFlight)
+    }
+}
