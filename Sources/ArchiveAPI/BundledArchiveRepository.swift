@@ -4,15 +4,26 @@ public struct BundledArchiveRepository: RequestArchiveRepository {
     /// The dishes, by ID.
     public let entities: [ArchiveSceneEntity]
     private let byID: [Int: ArchiveSceneEntity]
+    /// Each dish's searchable text, lowercased once: a search is on every keystroke of the TUI.
+    private let searchTexts: [SearchText]
 
     /// A repository over `entities` (the bundled catalog by default).
     public init(entities: [ArchiveSceneEntity] = BundledCatalog.entities) {
         self.entities = entities.sorted { $0.id < $1.id }
         self.byID = Dictionary(entities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.searchTexts = self.entities.map(SearchText.init)
     }
 
     public func getArchiveResponse(keyword: String, category: String) async throws -> [ArchiveSceneEntity] {
-        entities.filter { $0.matches(keyword: keyword, category: category) }
+        let category = category.trimmingWhitespace()
+        let needle = Array(keyword.trimmingWhitespace().lowercased().utf8)
+        var results: [ArchiveSceneEntity] = []
+        for (entity, text) in zip(entities, searchTexts) {
+            if !category.isEmpty, entity.category != category { continue }
+            if !needle.isEmpty, !text.contains(needle) { continue }
+            results.append(entity)
+        }
+        return results
     }
 
     public func getArchiveEntity(id: Int) async throws -> ArchiveSceneEntity {
@@ -23,5 +34,28 @@ public struct BundledArchiveRepository: RequestArchiveRepository {
     public func categories() async throws -> [String] {
         var seen = Set<String>()
         return entities.map(\.category).filter { seen.insert($0).inserted }
+    }
+}
+
+/// The lowercased UTF-8 of a dish's dish name, shop name and introduction, for
+/// keyword search (the same matches as ``ArchiveSceneEntity/matches(keyword:category:)``).
+private struct SearchText: Sendable {
+    let fields: [[UInt8]]
+
+    init(_ entity: ArchiveSceneEntity) {
+        fields = [entity.dishName, entity.shopName, entity.introduction].map { Array($0.lowercased().utf8) }
+    }
+
+    /// Whether one of the fields contains `needle` (lowercased UTF-8).
+    func contains(_ needle: [UInt8]) -> Bool {
+        fields.contains { field in
+            guard field.count >= needle.count, let first = needle.first else { return false }
+            var start = 0
+            while start + needle.count <= field.count {
+                if field[start] == first, field[start..<(start + needle.count)].elementsEqual(needle) { return true }
+                start += 1
+            }
+            return false
+        }
     }
 }

@@ -171,12 +171,12 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
 
     private static func object(from row: Statement) throws -> StoredArchiveObject {
         StoredArchiveObject(
-            id: try row.column(at: 0),
-            photoUrl: try row.column(at: 1),
-            category: try row.column(at: 2),
-            dishName: try row.column(at: 3),
-            shopName: try row.column(at: 4),
-            introduction: try row.column(at: 5),
-            storedAt: Date(millisecondsSince1970: try row.column(at: 6)))
+            id: try row.int(at: 0),
+            photoUrl: try row.string(at: 1),
+            category: try row.string(at: 2),
+            dishName: try row.string(at: 3),
+            shopName: try row.string(at: 4),
+            introduction: try row.string(at: 5),
+            storedAt: Date(millisecondsSince1970: try row.int64(at: 6)))
     }
 }

@@ -102,6 +102,21 @@ public final class Statement {
         try Value.read(from: self, at: index)
     }
 
+    /// Reads an INTEGER column as `Int`: ``column(_:at:)`` without the generic dispatch, for hot loops.
+    public func int(at index: Int32) throws -> Int {
+        try Int.read(from: self, at: index)
+    }
+
+    /// Reads an INTEGER column as `Int64`, for hot loops.
+    public func int64(at index: Int32) throws -> Int64 {
+        try Int64.read(from: self, at: index)
+    }
+
+    /// Reads a TEXT column as `String`, for hot loops.
+    public func string(at index: Int32) throws -> String {
+        try String.read(from: self, at: index)
+    }
+
     /// The storage class of the 0-based column `index` of the current row.
     public func storageClass(at index: Int32) -> StorageClass {
         StorageClass(sqliteType: sqlite3_column_type(handle, index))

@@ -1,0 +1,127 @@
+import Benchmark
+import BenchmarkPeers
+import Foundation
+
+// Every benchmark runs in a process of its own (ordo-one/benchmark does that),
+// so peak memory is per workload. Database files are built once per peer and
+// size (see Fixtures) and reused across runs.
+
+nonisolated(unsafe) private var cachedData: [Int: WorkloadData] = [:]
+
+private func data(_ count: Int) -> WorkloadData {
+    if let data = cachedData[count] { return data }
+    let data = WorkloadData(count: count)
+    cachedData[count] = data
+    return data
+}
+
+/// The peers that implement the whole workload, by name.
+private let peers: [(name: String, open: @Sendable (String) throws -> any FavoritesPeer)] = [
+    ("engine", { try EnginePeer(path: $0) }),
+    ("rawC", { try RawCPeer(path: $0) }),
+    ("grdb", { try GRDBPeer(path: $0) }),
+]
+
+nonisolated(unsafe) private var openPeers: [String: any FavoritesPeer] = [:]
+
+private func peer(_ name: String, _ count: Int, _ open: (String) throws -> any FavoritesPeer) throws -> any FavoritesPeer {
+    let key = "\(name)-\(count)"
+    if let peer = openPeers[key] { return peer }
+    let path = try Fixtures.populated(name, count, open: open)
+    let peer = try open(path)
+    openPeers[key] = peer
+    return peer
+}
+
+private func configuration(_ metrics: [BenchmarkMetric], iterations: Int, seconds: Int = 5) -> Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: metrics,
+        warmupIterations: Fixtures.isSmoke ? 0 : min(10, iterations / 10),
+        maxDuration: .seconds(Fixtures.isSmoke ? 1 : seconds),
+        maxIterations: Fixtures.isSmoke ? min(iterations, 5) : iterations)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    for count in Fixtures.sizes {
+        for (name, open) in peers {
+            // 1. Import: N favorites in one transaction, into a new file.
+            Benchmark("import/\(name)/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
+                let workload = data(count)
+                let path = try Fixtures.freshPath(name, count)
+                benchmark.startMeasurement()
+                let instance = try open(path)
+                try instance.importAll(workload)
+                benchmark.stopMeasurement()
+                Fixtures.remove(path)
+            }
+
+            // 2. Merge: 50 result IDs, about half stored.
+            Benchmark("merge/\(name)/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: 20_000)) { benchmark in
+                let instance = try peer(name, count, open)
+                var iteration = 0
+                for _ in benchmark.scaledIterations {
+                    iteration += 1
+                    let ids = WorkloadData.mergeIDs(for: count, iteration: iteration)
+                    benchmark.startMeasurement()
+                    blackHole(try instance.storedIDs(among: ids))
+                    benchmark.stopMeasurement()
+                }
+            }
+
+            // 3. Toggle: alternating add and delete, each its own committed transaction.
+            Benchmark("toggle/\(name)/\(count)", configuration: configuration([.wallClock], iterations: 5_000)) { benchmark in
+                let workload = data(1)
+                let instance = try peer(name, count, open)
+                nonisolated(unsafe) var adding = true
+                for _ in benchmark.scaledIterations {
+                    // A favorite past the stored range: added, then deleted, then added...
+                    try instance.toggle(workload, number: 0, add: adding)
+                    adding.toggle()
+                }
+                if !adding { try instance.toggle(workload, number: 0, add: false) }
+            }
+
+            // 4. Page: the 50 newest favorites.
+            Benchmark("page/\(name)/\(count)", configuration: configuration([.wallClock], iterations: 20_000)) { benchmark in
+                let instance = try peer(name, count, open)
+                for _ in benchmark.scaledIterations {
+                    blackHole(try instance.newestPage())
+                }
+            }
+
+            // 5. Open: an existing N-row file, including the migration check.
+            Benchmark("open/\(name)/\(count)", configuration: configuration([.wallClock], iterations: 2_000)) { benchmark in
+                let path = try Fixtures.populated(name, count, open: open)
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    blackHole(try open(path))
+                }
+            }
+        }
+
+        // The original app's merge, over the engine's file.
+        Benchmark("merge/original/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 5 : 50, seconds: 30)) { benchmark in
+            let path = try Fixtures.populated("engine", count) { try EnginePeer(path: $0) }
+            let original = try OriginalApproachPeer(path: path)
+            var iteration = 0
+            for _ in benchmark.scaledIterations {
+                iteration += 1
+                let ids = WorkloadData.mergeIDs(for: count, iteration: iteration)
+                benchmark.startMeasurement()
+                blackHole(try original.storedIDs(among: ids))
+                benchmark.stopMeasurement()
+            }
+        }
+    }
+
+    // 7. The full archive search through the Store, at the largest size.
+    let largest = Fixtures.sizes.last ?? 1_000
+    Benchmark("storeSearch/engine/\(largest)", configuration: configuration([.wallClock], iterations: 5_000)) { benchmark in
+        let path = try Fixtures.populated("engine", largest) { try EnginePeer(path: $0) }
+        let harness = try await MainActor.run { try StoreSearchHarness(path: path) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(await harness.search())
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArchiveStorage
+
+/// FavoriteArchive's storage engine.
+public final class EnginePeer: FavoritesPeer {
+    public let database: ArchiveDatabase
+
+    public init(path: String) throws {
+        database = try ArchiveDatabase(path: path)
+    }
+
+    public func importAll(_ data: WorkloadData) throws {
+        try database.favorites.create(contentsOf: data.objects)
+    }
+
+    public func storedIDs(among ids: [Int]) throws -> Int {
+        try database.favorites.storedIDs(among: ids).count
+    }
+
+    public func toggle(_ data: WorkloadData, number: Int, add: Bool) throws {
+        if add {
+            try database.favorites.create(data.objects[number])
+        } else {
+            try database.favorites.delete(id: data.objects[number].id)
+        }
+    }
+
+    public func newestPage() throws -> Int {
+        try database.favorites.page(after: nil, limit: 50).objects.count
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The benchmark's database files, one per peer and size, built once and reused
+/// by every benchmark process (each benchmark runs in a process of its own).
+public enum Fixtures {
+    /// Where the files live: `FAVORITE_ARCHIVE_BENCH_DIR`, or a folder of the temporary directory.
+    public static var directory: String {
+        ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_BENCH_DIR"]
+            ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("favorite-archive-benchmarks")
+    }
+
+    /// The smoke mode of CI: small sizes, few iterations (`FAVORITE_ARCHIVE_BENCH_SMOKE=1`).
+    public static var isSmoke: Bool {
+        ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_BENCH_SMOKE"] == "1"
+    }
+
+    /// The sizes measured: `FAVORITE_ARCHIVE_BENCH_SIZES` (comma-separated) or 10,000, 100,000 and 1,000,000.
+    public static var sizes: [Int] {
+        if let list = ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_BENCH_SIZES"] {
+            let sizes = list.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 > 0 }
+            if !sizes.isEmpty { return sizes }
+        }
+        return isSmoke ? [1_000] : [10_000, 100_000, 1_000_000]
+    }
+
+    /// The path of a new, empty file for an import (removing any previous one).
+    public static func freshPath(_ peer: String, _ count: Int) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = (directory as NSString).appendingPathComponent("import-\(peer)-\(count)-\(getpid()).sqlite3")
+        remove(path)
+        return path
+    }
+
+    /// The file of `peer` holding the `count` favorites of the workload, built on first use.
+    public static func populated(_ peer: String, _ count: Int, open: (String) throws -> any FavoritesPeer) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = (directory as NSString).appendingPathComponent("\(peer)-\(count).sqlite3")
+        let marker = path + ".complete"
+        if FileManager.default.fileExists(atPath: marker) { return path }
+        remove(path)
+        do {
+            let data = WorkloadData(count: count)
+            let instance = try open(path)
+            try instance.importAll(data)
+        }
+        _ = FileManager.default.createFile(atPath: marker, contents: nil)
+        return path
+    }
+
+    /// Removes a database file and its WAL and shared-memory files.
+    public static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", ".complete"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArchiveStorage
+import GRDB
+
+/// What a Swift developer would write with GRDB 7: a record type, a
+/// `DatabaseMigrator` with the same SQL, a WAL `DatabaseQueue`, the query interface.
+public final class GRDBPeer: FavoritesPeer {
+    struct Favorite: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "archive_objects"
+        var id: Int64
+        var photoUrl: String
+        var category: String
+        var dishName: String
+        var shopName: String
+        var introduction: String
+        var storedAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case id, category, introduction
+            case photoUrl = "photo_url"
+            case dishName = "dish_name"
+            case shopName = "shop_name"
+            case storedAt = "stored_at"
+        }
+
+        init(_ object: StoredArchiveObject) {
+            id = Int64(object.id)
+            photoUrl = object.photoUrl
+            category = object.category
+            dishName = object.dishName
+            shopName = object.shopName
+            introduction = object.introduction
+            storedAt = object.storedAt.millisecondsSince1970
+        }
+    }
+
+    let queue: DatabaseQueue
+
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        for migration in (try? ArchiveMigrations.all()) ?? [] {
+            migrator.registerMigration(migration.fileName) { db in try db.execute(sql: migration.sql) }
+        }
+        return migrator
+    }()
+
+    public init(path: String) throws {
+        var configuration = GRDB.Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.migrator.migrate(queue)
+    }
+
+    public func importAll(_ data: WorkloadData) throws {
+        try queue.write { db in
+            for object in data.objects { try Favorite(object).upsert(db) }
+        }
+    }
+
+    public func storedIDs(among ids: [Int]) throws -> Int {
+        try queue.read { db in
+            try Int64.fetchSet(db, Favorite.select(Column("id")).filter(ids.contains(Column("id")))).count
+        }
+    }
+
+    public func toggle(_ data: WorkloadData, number: Int, add: Bool) throws {
+        let favorite = Favorite(data.objects[number])
+        try queue.write { db in
+            if add {
+                try favorite.upsert(db)
+            } else {
+                _ = try Favorite.deleteOne(db, key: favorite.id)
+            }
+        }
+    }
+
+    public func newestPage() throws -> Int {
+        try queue.read { db in
+            try Favorite.order(Column("stored_at").desc, Column("id").desc).limit(50).fetchAll(db).count
+        }
+    }
+}

@@ -1,0 +1,173 @@
+#include "raw_peer.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct raw_peer {
+    sqlite3 *db;
+    sqlite3_stmt *upsert;
+    sqlite3_stmt *delete_one;
+    sqlite3_stmt *member64;
+    sqlite3_stmt *first_page;
+};
+
+static const char *UPSERT_SQL =
+    "INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+    "photo_url = excluded.photo_url, category = excluded.category, dish_name = excluded.dish_name, "
+    "shop_name = excluded.shop_name, introduction = excluded.introduction";
+static const char *DELETE_SQL = "DELETE FROM archive_objects WHERE id = ?";
+static const char *FIRST_PAGE_SQL =
+    "SELECT id, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects "
+    "ORDER BY stored_at DESC, id DESC LIMIT ?";
+
+static int exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL); }
+
+static int check_migrations(sqlite3 *db, int count, const char *const *checksums) {
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT version, checksum FROM schema_migrations ORDER BY version", -1, &stmt, NULL) != SQLITE_OK) {
+        return -1;
+    }
+    int seen = 0, ok = 1;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *checksum = (const char *)sqlite3_column_text(stmt, 1);
+        if (seen >= count || checksum == NULL || strcmp(checksum, checksums[seen]) != 0) ok = 0;
+        seen++;
+    }
+    sqlite3_finalize(stmt);
+    return ok ? seen : -1;
+}
+
+raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, const char *const *names,
+                        const char *const *checksums, const char *const *migration_sql) {
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, 5000);
+    if (exec(db, "PRAGMA synchronous = NORMAL") || exec(db, "PRAGMA foreign_keys = ON")
+        || exec(db, "PRAGMA journal_mode = WAL")) {
+        sqlite3_close_v2(db);
+        return NULL;
+    }
+    int applied = check_migrations(db, count, checksums);
+    if (applied < 0) {
+        // A new file: create the schema as the engine would.
+        if (exec(db, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY NOT NULL, "
+                     "name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)")) {
+            sqlite3_close_v2(db);
+            return NULL;
+        }
+        applied = check_migrations(db, count, checksums);
+        if (applied != 0) { sqlite3_close_v2(db); return NULL; }
+    }
+    for (int index = applied; index < count; index++) {
+        sqlite3_stmt *record = NULL;
+        if (exec(db, "BEGIN IMMEDIATE") || exec(db, migration_sql[index])
+            || sqlite3_prepare_v2(db, "INSERT INTO schema_migrations VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))", -1, &record, NULL)) {
+            exec(db, "ROLLBACK");
+            sqlite3_close_v2(db);
+            return NULL;
+        }
+        sqlite3_bind_int64(record, 1, versions[index]);
+        sqlite3_bind_text(record, 2, names[index], -1, SQLITE_STATIC);
+        sqlite3_bind_text(record, 3, checksums[index], -1, SQLITE_STATIC);
+        int stepped = sqlite3_step(record);
+        sqlite3_finalize(record);
+        if (stepped != SQLITE_DONE || exec(db, "COMMIT")) {
+            exec(db, "ROLLBACK");
+            sqlite3_close_v2(db);
+            return NULL;
+        }
+    }
+    raw_peer *peer = calloc(1, sizeof(raw_peer));
+    peer->db = db;
+    char member[64 * 2 + 64] = "SELECT id FROM archive_objects WHERE id IN (?";
+    for (int index = 1; index < 64; index++) strcat(member, ",?");
+    strcat(member, ")");
+    if (sqlite3_prepare_v3(db, UPSERT_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->upsert, NULL)
+        || sqlite3_prepare_v3(db, DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->delete_one, NULL)
+        || sqlite3_prepare_v3(db, member, -1, SQLITE_PREPARE_PERSISTENT, &peer->member64, NULL)
+        || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)) {
+        raw_peer_close(peer);
+        return NULL;
+    }
+    return peer;
+}
+
+void raw_peer_close(raw_peer *peer) {
+    if (peer == NULL) return;
+    sqlite3_finalize(peer->upsert);
+    sqlite3_finalize(peer->delete_one);
+    sqlite3_finalize(peer->member64);
+    sqlite3_finalize(peer->first_page);
+    sqlite3_close_v2(peer->db);
+    free(peer);
+}
+
+static int bind_row(sqlite3_stmt *stmt, const raw_row *row) {
+    return sqlite3_bind_int64(stmt, 1, row->id)
+        | sqlite3_bind_text(stmt, 2, row->photo_url, row->photo_url_len, SQLITE_STATIC)
+        | sqlite3_bind_text(stmt, 3, row->category, row->category_len, SQLITE_STATIC)
+        | sqlite3_bind_text(stmt, 4, row->dish_name, row->dish_name_len, SQLITE_STATIC)
+        | sqlite3_bind_text(stmt, 5, row->shop_name, row->shop_name_len, SQLITE_STATIC)
+        | sqlite3_bind_text(stmt, 6, row->introduction, row->introduction_len, SQLITE_STATIC)
+        | sqlite3_bind_int64(stmt, 7, row->stored_at);
+}
+
+int raw_peer_import(raw_peer *peer, const raw_row *rows, int64_t count) {
+    if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
+    for (int64_t index = 0; index < count; index++) {
+        if (bind_row(peer->upsert, &rows[index]) != SQLITE_OK || sqlite3_step(peer->upsert) != SQLITE_DONE) {
+            sqlite3_reset(peer->upsert);
+            exec(peer->db, "ROLLBACK");
+            return -1;
+        }
+        sqlite3_reset(peer->upsert);
+    }
+    return exec(peer->db, "COMMIT") ? -1 : 0;
+}
+
+int raw_peer_stored_ids(raw_peer *peer, const int64_t *ids, int count, int64_t *out) {
+    if (count <= 0 || count > 64) return -1;
+    for (int index = 0; index < 64; index++) {
+        sqlite3_bind_int64(peer->member64, index + 1, ids[index < count ? index : count - 1]);
+    }
+    int found = 0;
+    int stepped;
+    while ((stepped = sqlite3_step(peer->member64)) == SQLITE_ROW) {
+        out[found++] = sqlite3_column_int64(peer->member64, 0);
+    }
+    sqlite3_reset(peer->member64);
+    return stepped == SQLITE_DONE ? found : -1;
+}
+
+int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
+    if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
+    sqlite3_stmt *stmt = add ? peer->upsert : peer->delete_one;
+    int bound = add ? bind_row(stmt, row) : sqlite3_bind_int64(stmt, 1, row->id);
+    int stepped = bound == SQLITE_OK ? sqlite3_step(stmt) : SQLITE_ERROR;
+    sqlite3_reset(stmt);
+    if (stepped != SQLITE_DONE) { exec(peer->db, "ROLLBACK"); return -1; }
+    return exec(peer->db, "COMMIT") ? -1 : 0;
+}
+
+int raw_peer_page(raw_peer *peer, int limit, char *scratch, int scratch_len) {
+    sqlite3_bind_int64(peer->first_page, 1, limit);
+    int rows = 0, used = 0, stepped;
+    while ((stepped = sqlite3_step(peer->first_page)) == SQLITE_ROW) {
+        for (int column = 1; column <= 5; column++) {
+            const unsigned char *text = sqlite3_column_text(peer->first_page, column);
+            int length = sqlite3_column_bytes(peer->first_page, column);
+            if (used + length > scratch_len) used = 0;
+            memcpy(scratch + used, text, (size_t)length);
+            used += length;
+        }
+        rows++;
+    }
+    sqlite3_reset(peer->first_page);
+    return stepped == SQLITE_DONE ? rows : -1;
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Turns the markdown output of `swift package benchmark` into BENCHMARKS.md:
+every metric for every peer at every N, and the ratios against the targets."""
+import os
+import platform
+import re
+import subprocess
+import sys
+
+TIME_UNITS = {"ns": 1e-3, "μs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
+PEERS = ["engine", "rawC", "grdb", "original"]
+OPERATIONS = ["import", "merge", "toggle", "page", "open"]
+
+
+def parse(path):
+    """{benchmark name: {"time": {p50, p99, ...} in µs, "memory": p50 in MB}}"""
+    results, name = {}, None
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if line.startswith("### "):
+            name = line[4:].strip()
+            results[name] = {}
+            continue
+        if not name or not line.startswith("|") or line.startswith("|:") or "Metric" in line:
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        label, values = cells[0], cells[1:]
+        numbers = [float(v.replace(",", "")) for v in values[:7]]
+        p = dict(zip(["p0", "p25", "p50", "p75", "p90", "p99", "p100"], numbers))
+        if label.startswith("Time (wall clock)"):
+            unit = re.search(r"\((ns|μs|us|ms|s)\)", label).group(1)
+            results[name]["time"] = {k: v * TIME_UNITS[unit] for k, v in p.items()}
+        elif label.startswith("Memory (resident peak)"):
+            unit = re.search(r"\(([KMG]?)\)", label).group(1)
+            scale = {"": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}[unit]
+            results[name]["memory"] = p["p50"] * scale
+    return results
+
+
+def expected(sizes):
+    names = [f"{op}/{peer}/{n}" for n in sizes for op in OPERATIONS for peer in PEERS[:3]]
+    names += [f"merge/original/{n}" for n in sizes]
+    names.append(f"storeSearch/engine/{max(sizes)}")
+    return names
+
+
+def sizes_of(results):
+    return sorted({int(name.rsplit("/", 1)[1]) for name in results})
+
+
+def fmt(value, digits=0):
+    if value is None:
+        return "—"
+    if value >= 100 or digits == 0:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def main():
+    args = sys.argv[1:]
+    smoke = "--smoke" in args
+    path = [a for a in args if not a.startswith("--")][0]
+    results = parse(path)
+    sizes = sizes_of(results)
+    missing = [n for n in expected(sizes) if n not in results or "time" not in results[n]]
+    if smoke:
+        if missing:
+            print("missing benchmark results: " + ", ".join(missing), file=sys.stderr)
+            sys.exit(1)
+        print(f"benchmark smoke run: {len(results)} benchmarks ran at N = {sizes}")
+        return
+
+    def t(op, peer, n, p="p50"):
+        r = results.get(f"{op}/{peer}/{n}", {}).get("time")
+        return r[p] if r else None
+
+    def mem(op, peer, n):
+        return results.get(f"{op}/{peer}/{n}", {}).get("memory")
+
+    def rows_per_s(peer, n):
+        v = t("import", peer, n)
+        return n / (v / 1e6) if v else None
+
+    def ops_per_s(peer, n):
+        v = t("toggle", peer, n)
+        return 1e6 / v if v else None
+
+    out = []
+    w = out.append
+    w("# Benchmarks\n")
+    w("The storage engine against three peers doing the same workload, in the same run "
+      "(`Benchmarks/run.sh`, ordo-one/benchmark; every benchmark in a process of its own):\n")
+    w("- **rawC**: C calling libsqlite3 with the engine's SQL and pragmas (`Benchmarks/Sources/CRawSQLitePeer`): the practical limit;")
+    w("- **grdb**: idiomatic GRDB 7 (record type, `DatabaseMigrator`, WAL `DatabaseQueue`, query interface);")
+    w("- **original**: the original app's merge (load every stored object, map to IDs, `Array.contains` per result row).\n")
+    w("Favorites have IDs 2, 4, …, 2N and about 200 bytes of text each; a merge asks 50 consecutive IDs (about half stored). "
+      "Absolute times only illustrate; the ratios are what the targets are about.\n")
+    cpu = ""
+    try:
+        cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+    except Exception:
+        pass
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    sqlite = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split(" ")[:1]
+    w(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}); "
+      f"{swift[0] if swift else 'swift'}; SQLite {sqlite[0] if sqlite else '?'}.\n")
+
+    w("## Results\n")
+    header = "| metric | N | engine | raw C | GRDB | original |"
+    w(header)
+    w("|---|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        w(f"| import (rows/s) | {n:,} | {fmt(rows_per_s('engine', n))} | {fmt(rows_per_s('rawC', n))} | {fmt(rows_per_s('grdb', n))} | — |")
+        for p in ["p50", "p99"]:
+            w(f"| merge {p} (µs) | {n:,} | " + " | ".join(fmt(t("merge", peer, n, p), 1) for peer in PEERS) + " |")
+        w(f"| toggle (ops/s) | {n:,} | {fmt(ops_per_s('engine', n))} | {fmt(ops_per_s('rawC', n))} | {fmt(ops_per_s('grdb', n))} | — |")
+        w(f"| page p50 (µs) | {n:,} | " + " | ".join(fmt(t("page", peer, n), 1) for peer in PEERS[:3]) + " | — |")
+        w(f"| open p50 (µs) | {n:,} | " + " | ".join(fmt(t("open", peer, n), 1) for peer in PEERS[:3]) + " | — |")
+        w(f"| merge process peak memory (MB) | {n:,} | " + " | ".join(fmt(mem("merge", peer, n)) for peer in PEERS) + " |")
+    largest = max(sizes)
+    w(f"\nFull archive search through the Store (dispatch → bundled catalog → merge → new state) at N = {largest:,}: "
+      f"p50 {fmt(t('storeSearch', 'engine', largest), 1)} µs, p99 {fmt(t('storeSearch', 'engine', largest, 'p99'), 1)} µs.\n")
+
+    w("## Targets\n")
+    w("| target | measured | met |")
+    w("|---|---|:---:|")
+
+    def check(label, value, ok, text):
+        w(f"| {label} | {text} | {'yes' if ok else '**no**'} |" if value is not None else f"| {label} | not measured | **no** |")
+
+    for n in sizes:
+        for op in ["merge", "page"]:
+            e, r = t(op, "engine", n), t(op, "rawC", n)
+            ratio = e / r if e and r else None
+            check(f"{op} p50 within 1.3× raw C, N = {n:,}", ratio, ratio is not None and ratio <= 1.3, f"{ratio:.2f}×" if ratio else "")
+    if 10_000 in sizes and 1_000_000 in sizes:
+        ratio = t("merge", "engine", 1_000_000) / t("merge", "engine", 10_000)
+        check("merge at 1,000,000 within 2× of 10,000", ratio, ratio <= 2, f"{ratio:.2f}×")
+    for n in sizes:
+        e, r, g = rows_per_s("engine", n), rows_per_s("rawC", n), rows_per_s("grdb", n)
+        check(f"import ≥ 0.8× raw C rows/s, N = {n:,}", e, e and r and e / r >= 0.8, f"{e / r:.2f}×" if e and r else "")
+        check(f"import ≥ 3× GRDB rows/s, N = {n:,}", e, e and g and e / g >= 3, f"{e / g:.1f}×" if e and g else "")
+        e, r = ops_per_s("engine", n), ops_per_s("rawC", n)
+        check(f"toggle ≥ 0.8× raw C ops/s, N = {n:,}", e, e and r and e / r >= 0.8, f"{e / r:.2f}×" if e and r else "")
+        e, r = t("open", "engine", n), t("open", "rawC", n)
+        check(f"open within 1.5× raw C, N = {n:,}", e, e and r and e / r <= 1.5, f"{e / r:.2f}×" if e and r else "")
+    e, r, o = mem("merge", "engine", largest), mem("merge", "rawC", largest), mem("merge", "original", largest)
+    check(f"merge process peak memory within 1.5× raw C, N = {largest:,}", e, e and r and e / r <= 1.5,
+          f"{e:.0f} MB vs {r:.0f} MB ({e / r:.2f}×); the original approach: {o:.0f} MB" if e and r and o else "")
+    s = t("storeSearch", "engine", largest)
+    check(f"Store search p50 under 500 µs, N = {largest:,}", s, s and s < 500, f"{s:.0f} µs" if s else "")
+    if missing:
+        w("\nMissing results: " + ", ".join(missing))
+    w("""
+## Notes on the misses
+
+- **page** (the 50 newest favorites) is about 2.3× raw C. Profiling (`perf record` on a loop of
+  `page(after: nil, limit: 50)`) puts the difference in building the result: 250 Swift `String`s
+  (UTF-8 validation in `String(decoding:)` and one allocation each, for texts over 15 bytes) and 50
+  `StoredArchiveObject`s, where the C peer only copies bytes into a scratch buffer. Stepping the
+  statement costs the same (~15 µs). Copying into the string's storage with
+  `String(unsafeUninitializedCapacity:)` and calling the column readers without generic dispatch
+  were tried and changed nothing measurable. Closing the gap needs a lazier row type (texts decoded
+  on access) — an API change left for a later issue. The engine is still 2.3× faster than GRDB here.
+- **import** measured 0.70–0.83× raw C at N = 10,000 and 100,000 and 0.79–1.06× at 1,000,000 over
+  two full runs (it is the noisiest benchmark: it creates, fills and deletes a file per iteration).
+  The engine binds texts with `SQLITE_TRANSIENT` (SQLite copies them, as the storage issue requires)
+  where the C peer binds `SQLITE_STATIC`; a scoped `SQLITE_STATIC` fast path for the bulk insert was
+  tried and gained nothing measurable, so it was not kept. What remains is Swift-side work per row
+  (retain/release of five strings, validation: about 0.3 µs). The NUL check (`memchr`) and the
+  blank-name check (no grapheme breaking) were made cheaper for this benchmark.
+- **Small N** ratios (N = 10,000) move by ±20 % between runs on this 2-core machine (each
+  benchmark is a separate process sharing the cores with the harness); the larger N are steadier.
+- Callgrind cannot read this toolchain's DWARF 5 debug info (`valgrind` gives up), so profiles
+  were taken with `perf record`.""")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs the storage benchmarks and prints the comparison table.
+#
+#   Benchmarks/run.sh            full run: N = 10,000, 100,000 and 1,000,000; writes ../BENCHMARKS.md
+#   Benchmarks/run.sh --smoke    CI: N = 1,000, a few iterations; checks that everything runs
+#
+# Database files are built first, once, under $FAVORITE_ARCHIVE_BENCH_DIR
+# (default: a folder of the temporary directory) and reused by later runs.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode=full
+if [[ ${1:-} == --smoke ]]; then
+  mode=smoke
+  export FAVORITE_ARCHIVE_BENCH_SMOKE=1
+  export FAVORITE_ARCHIVE_BENCH_DIR=${FAVORITE_ARCHIVE_BENCH_DIR:-$(mktemp -d)}
+fi
+export FAVORITE_ARCHIVE_BENCH_DIR=${FAVORITE_ARCHIVE_BENCH_DIR:-${TMPDIR:-/tmp}/favorite-archive-benchmarks}
+mkdir -p "$FAVORITE_ARCHIVE_BENCH_DIR"
+
+swift build -c release --product PrepareFixtures
+"$(swift build -c release --show-bin-path)/PrepareFixtures"
+
+results="$FAVORITE_ARCHIVE_BENCH_DIR/last-run.md"   # kept: `python3 report.py FILE` redraws the table
+swift package --allow-writing-to-directory "$FAVORITE_ARCHIVE_BENCH_DIR" benchmark --no-progress --format markdown | tee "$results"
+
+if [[ $mode == smoke ]]; then
+  python3 report.py --smoke "$results"
+  rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
+else
+  python3 report.py "$results" > ../BENCHMARKS.md
+  echo "wrote BENCHMARKS.md"
+fi
