@@ -108,6 +108,17 @@ let package = Package(
             dependencies: ["ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "ReliabilityHelper",
+            dependencies: ["ArchiveCore", "ArchiveStorage"],
+            path: "Tests/ReliabilityHelper",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveStorage", "ArchiveAPI", "SQLite", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ReduxTests",
             dependencies: ["Redux", "TestSupport"],

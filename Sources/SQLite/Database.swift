@@ -1,5 +1,8 @@
 import Foundation
 internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection. It owns its `sqlite3*` and closes it in `deinit`.
 ///
@@ -44,9 +47,29 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
         // The first read of the file: fails with SQLITE_NOTADB on a file that is not SQLite.
-        try execute("PRAGMA schema_version")
+        do {
+            try execute("PRAGMA schema_version")
+        } catch let error as SQLiteError where [ResultCode.cannotOpen, .readOnly, .permission].contains(error.resultCode) {
+            guard let reason = Self.unwritableReason(path: path, readOnly: configuration.readOnly) else { throw error }
+            throw SQLiteError(code: error.extendedResultCode, message: "\(error.message): \(reason)", sql: error.sql, path: path)
+        }
         try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+    }
+
+    /// Why a database at `path` cannot be opened for writing, when the file system says so.
+    /// SQLite's own message ("unable to open database file") does not tell.
+    static func unwritableReason(path: String, readOnly: Bool) -> String? {
+        guard !readOnly, path != inMemoryPath, !path.isEmpty else { return nil }
+        let directory = (path as NSString).deletingLastPathComponent
+        let folder = directory.isEmpty ? "." : directory
+        if access(folder, W_OK) != 0 {
+            return "the directory \(folder) is not writable (\(String(cString: strerror(errno)))); SQLite needs to create the -wal and -shm files beside the database, so use a database in a writable place"
+        }
+        if access(path, F_OK) == 0, access(path, W_OK) != 0 {
+            return "the file is not writable (\(String(cString: strerror(errno)))); make it writable or use another database"
+        }
+        return nil
     }
 
     deinit {
@@ -107,13 +130,9 @@ public final class Database {
 
     /// Runs one or more `;`-separated statements without parameters.
     public func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
-            let text = message.map { String(cString: $0) }
-            sqlite3_free(message)
-            let error = SQLiteError.from(handle, code: code, sql: sql, path: path)
-            throw SQLiteError(code: error.extendedResultCode, message: text ?? error.message, sql: sql, path: path)
+            throw SQLiteError.from(handle, code: code, sql: sql, path: path)
         }
     }
 

@@ -1,4 +1,7 @@
 internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An error reported by SQLite, or by this layer when a value does not fit.
 ///
@@ -32,7 +35,9 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
             text += " [database: \(path)]"
         }
         if let sql {
-            text += " [SQL: \(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)]"
+            // One line: the SQL's own newlines and indentation are folded.
+            let folded = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            text += " [SQL: \(folded.count > 160 ? String(folded.prefix(160)) + "…" : folded)]"
         }
         return text
     }
@@ -46,6 +51,13 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         // does not set the connection's error (e.g. sqlite3_reset): prefer the
         // code that was actually returned when their primaries disagree.
         let resolved = (extended & 0xFF) == (code & 0xFF) ? extended : code
-        return SQLiteError(code: ResultCode(rawValue: resolved), message: message, sql: sql, path: path)
+        var text = message
+        // For I/O failures the operating system's reason is what a person can act on.
+        let primary = resolved & 0xFF
+        if let connection, [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(primary) {
+            let systemError = sqlite3_system_errno(connection)
+            if systemError != 0 { text += " (\(String(cString: strerror(systemError))))" }
+        }
+        return SQLiteError(code: ResultCode(rawValue: resolved), message: text, sql: sql, path: path)
     }
 }

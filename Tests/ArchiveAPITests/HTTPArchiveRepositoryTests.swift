@@ -5,6 +5,9 @@ import TestSupport
 import Testing
 
 struct HTTPArchiveRepositoryTests {
+    /// Generous: these tests are about answers, not time, and the suite shares two cores with process-heavy tests.
+    static let patient = Duration.seconds(60)
+
     static let twoDishes = """
         [{"id": 17, "photoUrl": "https://p/17.jpg", "category": "洋食", "dishName": "チーズハンバーグ", "shopName": "グリル銀河", "introduction": "チーズ"},
          {"id": 33, "photoUrl": "https://p/33.jpg", "category": "洋食", "dishName": "チーズオムレツ", "shopName": "カナリヤ", "introduction": "卵"}]
@@ -32,7 +35,7 @@ struct HTTPArchiveRepositoryTests {
             requests.append("\(request.path)?\(request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
             return TestCatalogServer.json(Self.twoDishes)
         }) { base in
-            let repository = try HTTPArchiveRepository(baseURL: base)
+            let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let entities = try await repository.getArchiveResponse(keyword: "チーズ", category: "洋食")
             #expect(entities.map(\.id) == [17, 33])
             #expect(entities.first?.dishName == "チーズハンバーグ")
@@ -52,7 +55,7 @@ struct HTTPArchiveRepositoryTests {
                 ? TestCatalogServer.json(#"{"id": 17, "photoUrl": "u", "category": "洋食", "dishName": "d", "shopName": "s", "introduction": "i"}"#)
                 : HTTPResponse(statusCode: .notFound)
         }) { base in
-            let repository = try HTTPArchiveRepository(baseURL: base)
+            let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             #expect(try await repository.getArchiveEntity(id: 17).id == 17)
             await #expect(throws: ArchiveAPIError.notFound(id: 18, source: "\(base)/archive_images/18")) {
                 try await repository.getArchiveEntity(id: 18)
@@ -62,7 +65,7 @@ struct HTTPArchiveRepositoryTests {
 
     @Test func aServerErrorIsABadStatusNamingTheURL() async throws {
         try await withServer({ _ in HTTPResponse(statusCode: .internalServerError) }) { base in
-            let repository = try HTTPArchiveRepository(baseURL: base)
+            let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let error = try await #require(throws: ArchiveAPIError.self) {
                 try await repository.getArchiveResponse(keyword: "", category: "")
             }
@@ -73,7 +76,7 @@ struct HTTPArchiveRepositoryTests {
 
     @Test func aBodyThatIsNotJSONIsMalformed() async throws {
         try await withServer({ _ in TestCatalogServer.json("<html>oops</html>") }) { base in
-            let repository = try HTTPArchiveRepository(baseURL: base)
+            let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let error = try await #require(throws: ArchiveAPIError.self) {
                 try await repository.getArchiveResponse(keyword: "", category: "")
             }
@@ -93,7 +96,7 @@ struct HTTPArchiveRepositoryTests {
     ])
     func jsonOfAnotherShapeIsAnUnexpectedShapeSayingWhere(body: String, mention: String) async throws {
         try await withServer({ _ in TestCatalogServer.json(body) }) { base in
-            let repository = try HTTPArchiveRepository(baseURL: base)
+            let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let error = try await #require(throws: ArchiveAPIError.self) {
                 try await repository.getArchiveResponse(keyword: "", category: "")
             }

@@ -1,0 +1,94 @@
+import ArchiveCore
+import ArchiveStorage
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process for the reliability tests: it writes to a database and says
+/// on stdout (unbuffered) what it has committed, so that a test can kill it at
+/// any moment and then check that every acknowledged write survived.
+///
+///     reliability-helper ack-writes DB FIRST_ID     store FIRST_ID, FIRST_ID+1... forever; "ack ID" after each commit
+///     reliability-helper import DB FILE [LIMIT]     import FILE; "progress N" while storing; LIMIT caps the file size (RLIMIT_FSIZE)
+///     reliability-helper churn DB INDEX OPS          OPS stores/removes in its own ID range and flips key "flag.INDEX"
+@main
+enum ReliabilityHelper {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            switch arguments.first {
+            case "ack-writes" where arguments.count == 3:
+                try ackWrites(path: arguments[1], firstID: Int(arguments[2]) ?? 1)
+            case "import" where arguments.count >= 3:
+                if arguments.count == 4, let limit = Int(arguments[3]) { limitFileSize(to: limit) }
+                try importFile(path: arguments[1], file: arguments[2])
+            case "churn" where arguments.count == 4:
+                try churn(path: arguments[1], index: Int(arguments[2]) ?? 0, operations: Int(arguments[3]) ?? 0)
+            default:
+                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS")
+            }
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    static func say(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        exit(1)
+    }
+
+    static func object(_ id: Int) -> StoredArchiveObject {
+        StoredArchiveObject(
+            id: id, photoUrl: "https://p/\(id).jpg", category: "和食", dishName: "料理 \(id)", shopName: "店",
+            introduction: "紹介 \(id)")
+    }
+
+    static func ackWrites(path: String, firstID: Int) throws {
+        let database = try ArchiveDatabase(path: path)
+        var id = firstID
+        while true {
+            try database.favorites.create(object(id))
+            if id % 10 == 0 { try database.keyValueStore.set(id, for: Key<Int>("lastTenth", default: 0)) }
+            say("ack \(id)")
+            id += 1
+        }
+    }
+
+    static func importFile(path: String, file: String) throws {
+        let database = try ArchiveDatabase(path: path)
+        let count = try FavoritesImporter(path: file).run(into: database.favorites) { progress in
+            if progress.phase == .importing { say("progress \(progress.records)") }
+        }
+        say("imported \(count)")
+    }
+
+    static func limitFileSize(to bytes: Int) {
+        signal(SIGXFSZ, SIG_IGN)  // writes past the limit fail with EFBIG instead of killing us
+        var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    }
+
+    /// Stores and removes IDs of its own range, then stores 1...50 of it; flips its flag each operation.
+    static func churn(path: String, index: Int, operations: Int) throws {
+        let database = try ArchiveDatabase(path: path)
+        let base = (index + 1) * 1_000_000
+        let flag = Key<Bool>("flag.\(index)", default: false)
+        for operation in 0..<operations {
+            let id = base + operation / 2 + 1
+            if operation % 2 == 0 {
+                try database.favorites.create(object(id))
+            } else {
+                try database.favorites.delete(id: id)
+            }
+            try database.keyValueStore.set(operation % 2 == 0, for: flag)
+        }
+        try database.favorites.create(contentsOf: (1...50).map { object(base + $0) })
+        say("done \(operations)")
+    }
+}

@@ -1,0 +1,51 @@
+import ArchiveStorage
+import Foundation
+import TestSupport
+import Testing
+
+/// Several processes write the same file at once: nobody sees busy/locked, nothing is lost.
+@Suite(.serialized)
+struct ConcurrencyTests {
+    static let processes = 3
+    static let operations = 5_000
+
+    @Test func threeLibraryProcessesAndTheCLIWriteTheSameFileAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("shared.sqlite3")
+        _ = try ArchiveDatabase(path: path)  // created and migrated once; the others race on the rest
+
+        let children = try (0..<Self.processes).map { index in
+            try ChildProcess(["churn", path, String(index), String(Self.operations)])
+        }
+        // Meanwhile the CLI stores and removes catalog dishes and flips the onboarding flag.
+        let archive = BuiltProduct.url(named: "archive").path
+        var cliFailures: [String] = []
+        for round in 0..<40 {
+            await Task.yield()
+            let id = String(round % 20 + 1)
+            for arguments in [["add", id], ["remove", id], ["add", id], ["onboarding", round % 2 == 0 ? "dismiss" : "reset"]] {
+                let result = try BuiltProduct.run(archive, arguments + ["--database", path])
+                if result.status != 0 { cliFailures.append("\(arguments): status \(result.status)") }
+            }
+        }
+        for (index, child) in children.enumerated() {
+            let line = child.nextLine()
+            let (status, stderr) = child.wait()
+            #expect(status == 0 && line == "done \(Self.operations)", "process \(index): \(stderr)")
+            #expect(!stderr.contains("locked") && !stderr.contains("busy"), "process \(index): \(stderr)")
+        }
+        #expect(cliFailures.isEmpty, "\(cliFailures)")
+
+        let database = try ArchiveDatabase(path: path)
+        #expect(try database.integrityReport().isOK)
+        for index in 0..<Self.processes {
+            let base = (index + 1) * 1_000_000
+            let range = Array((base + 1)...(base + Self.operations / 2))
+            #expect(try database.favorites.storedIDs(among: range) == Set((base + 1)...(base + 50)), "process \(index)")
+            #expect(try database.keyValueStore.value(for: Key<Bool>("flag.\(index)", default: true)) == false)
+        }
+        #expect(try database.favorites.storedIDs(among: Array(1...20)) == Set(1...20))
+        #expect(try database.onboarding.shouldShowOnboarding())  // the last round (39) reset it
+        #expect(try database.favorites.count() == Self.processes * 50 + 20)
+    }
+}
