@@ -17,8 +17,11 @@ public enum ExternalChangesMiddleware {
         return Middleware { state, action in
             switch action {
             case .watchExternalChanges(let interval):
+                // Read now, when the watch is asked for: a commit made before the
+                // effect's first turn must count as a change, not as the baseline.
+                let initial = try? dataVersion()
                 return .run(id: watchEffectID) { send in
-                    var last = try? dataVersion()
+                    var last = initial
                     while !Task.isCancelled {
                         do {
                             try await Task.sleep(for: interval)

@@ -98,13 +98,12 @@ final class TerminalDriver {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
             offset += written
         }
     }
