@@ -27,12 +27,7 @@ public struct ArchiveSceneEntity: Sendable, Hashable, Codable, Identifiable {
     /// matches everything; a category must match exactly; a keyword must be
     /// contained, ignoring case, in the dish name, shop name or introduction.
     public func matches(keyword: String, category: String) -> Bool {
-        let category = category.trimmingWhitespace()
-        if !category.isEmpty, self.category != category { return false }
-        let keyword = keyword.trimmingWhitespace()
-        if keyword.isEmpty { return true }
-        return dishName.containsIgnoringCase(keyword) || shopName.containsIgnoringCase(keyword)
-            || introduction.containsIgnoringCase(keyword)
+        SearchText(self).matches(SearchText.needle(for: keyword), category: category.trimmingWhitespace(), of: self)
     }
 }
 
@@ -42,9 +37,5 @@ extension String {
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }
         return String(slice)
-    }
-
-    func containsIgnoringCase(_ other: String) -> Bool {
-        lowercased().contains(other.lowercased())
     }
 }

@@ -16,11 +16,9 @@ public struct BundledArchiveRepository: RequestArchiveRepository {
 
     public func getArchiveResponse(keyword: String, category: String) async throws -> [ArchiveSceneEntity] {
         let category = category.trimmingWhitespace()
-        let needle = Array(keyword.trimmingWhitespace().lowercased().utf8)
+        let needle = SearchText.needle(for: keyword)
         var results: [ArchiveSceneEntity] = []
-        for (entity, text) in zip(entities, searchTexts) {
-            if !category.isEmpty, entity.category != category { continue }
-            if !needle.isEmpty, !text.contains(needle) { continue }
+        for (entity, text) in zip(entities, searchTexts) where text.matches(needle, category: category, of: entity) {
             results.append(entity)
         }
         return results
@@ -37,25 +35,3 @@ public struct BundledArchiveRepository: RequestArchiveRepository {
     }
 }
 
-/// The lowercased UTF-8 of a dish's dish name, shop name and introduction, for
-/// keyword search (the same matches as ``ArchiveSceneEntity/matches(keyword:category:)``).
-private struct SearchText: Sendable {
-    let fields: [[UInt8]]
-
-    init(_ entity: ArchiveSceneEntity) {
-        fields = [entity.dishName, entity.shopName, entity.introduction].map { Array($0.lowercased().utf8) }
-    }
-
-    /// Whether one of the fields contains `needle` (lowercased UTF-8).
-    func contains(_ needle: [UInt8]) -> Bool {
-        fields.contains { field in
-            guard field.count >= needle.count, let first = needle.first else { return false }
-            var start = 0
-            while start + needle.count <= field.count {
-                if field[start] == first, field[start..<(start + needle.count)].elementsEqual(needle) { return true }
-                start += 1
-            }
-            return false
-        }
-    }
-}
