@@ -18,14 +18,18 @@ let package = Package(
         .library(name: "Redux", targets: ["Redux"]),
         .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
+        .library(name: "ArchiveTransfer", targets: ["ArchiveTransfer"]),
+        .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
         .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
     ],
     dependencies: [
         // A small HTTP server on sockets (no SwiftNIO): `archive serve` and the HTTP client's tests.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
-        // Command-line parsing for `archive`.
+        // Command-line parsing for both fronts.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // SHA-256 of the migrations (their checksums are stored in every database).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -36,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "SQLite",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -71,12 +75,27 @@ let package = Package(
             dependencies: ["Redux", "ArchiveStorage", "ArchiveAPI"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ArchiveTransfer",
+            dependencies: ["ArchiveStorage"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - What both fronts share
+        .target(
+            name: "ArchiveFront",
+            dependencies: [
+                "ArchiveCore", "ArchiveTransfer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Fronts
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveCore", "ArchiveStorage", "ArchiveAPI",
+                "ArchiveFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
@@ -86,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveTUI",
             dependencies: [
-                "ArchiveCore", "ArchiveStorage", "ArchiveAPI", "Redux",
+                "ArchiveFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -106,17 +125,18 @@ let package = Package(
         .testTarget(
             name: "ArchiveStorageTests",
             dependencies: ["ArchiveStorage", "SQLite", "TestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "ReliabilityHelper",
-            dependencies: ["ArchiveCore", "ArchiveStorage"],
+            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer"],
             path: "Tests/ReliabilityHelper",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveStorage", "ArchiveAPI", "SQLite", "TestSupport"],
+            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -141,6 +161,11 @@ let package = Package(
             name: "ArchiveTUITests",
             dependencies: ["ArchiveTUI", "ArchiveCLI", "ArchiveCore", "ArchiveAPI", "ArchiveStorage", "TestSupport"],
             exclude: ["Snapshots"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveTransferTests",
+            dependencies: ["ArchiveTransfer", "ArchiveStorage", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -23,19 +23,15 @@ public struct ArchiveSceneEntity: Sendable, Hashable, Codable, Identifiable {
         self.introduction = introduction
     }
 
-    /// json-server's search semantics: an empty (or blank) category or keyword
-    /// matches everything; a category must match exactly; a keyword must be
-    /// contained, ignoring case, in the dish name, shop name or introduction.
-    public func matches(keyword: String, category: String) -> Bool {
-        SearchText(self).matches(SearchText.needle(for: keyword), category: category.trimmingWhitespace(), of: self)
-    }
-}
+    /// The fields a keyword is searched in, in display order: the dish name, the
+    /// shop name and the introduction.
+    public var searchableFields: [String] { [dishName, shopName, introduction] }
 
-extension String {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
+    /// The catalog's search semantics: an empty (or blank) category or keyword
+    /// matches everything; a category must match exactly; a keyword
+    /// (``SearchKeyword``) must be contained, ignoring case, in one of the
+    /// ``searchableFields``.
+    public func matches(keyword: String, category: String) -> Bool {
+        SearchText(self).matches(SearchKeyword(keyword), category: category.trimmingWhitespace(), of: self)
     }
 }

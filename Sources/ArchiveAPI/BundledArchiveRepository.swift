@@ -16,9 +16,9 @@ public struct BundledArchiveRepository: RequestArchiveRepository {
 
     public func getArchiveResponse(keyword: String, category: String) async throws -> [ArchiveSceneEntity] {
         let category = category.trimmingWhitespace()
-        let needle = SearchText.needle(for: keyword)
+        let keyword = SearchKeyword(keyword)
         var results: [ArchiveSceneEntity] = []
-        for (entity, text) in zip(entities, searchTexts) where text.matches(needle, category: category, of: entity) {
+        for (entity, text) in zip(entities, searchTexts) where text.matches(keyword, category: category, of: entity) {
             results.append(entity)
         }
         return results

@@ -1,3 +1,4 @@
+import ArchiveFront
 import ArgumentParser
 
 /// `archive`: the command-line front of FavoriteArchive.
@@ -17,4 +18,7 @@ struct ArchiveCommand: AsyncParsableCommand {
             MigrationsCommand.self, CheckCommand.self, ServeCommand.self,
         ]
     )
+
+    /// The shared options given before the subcommand (`archive --database X search`).
+    @OptionGroup var global: GlobalOptions
 }

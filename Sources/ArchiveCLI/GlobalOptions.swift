@@ -1,35 +1,20 @@
-import ArchiveAPI
-import ArchiveCore
-import ArchiveStorage
-import Redux
+import ArchiveFront
 import ArgumentParser
 
-/// The options every command takes.
+/// The options every `archive` command takes: ``ArchiveOptions`` plus `--json`.
+/// Declared on the root command and on each subcommand, so they may come before
+/// or after the subcommand's name.
 struct GlobalOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The database file (env ARCHIVE_DATABASE; default $XDG_DATA_HOME/favorite-archive/favorites.sqlite3).",
-            valueName: "path"))
-    var database: String?
-
-    @Option(
-        name: .customLong("api-url"),
-        help: ArgumentHelp(
-            "A json-server-style catalog endpoint (env ARCHIVE_API_URL; default the bundled catalog).",
-            valueName: "url"))
-    var apiURL: String?
+    @OptionGroup var archive: ArchiveOptions
 
     @Flag(name: .long, help: "Print JSON (stable shapes, documented in README).")
     var json = false
 
-    /// Where the database and catalog are, flag beating environment beating default.
-    var location: ArchiveLocation {
-        ArchiveLocation(databaseFlag: database, apiURLFlag: apiURL)
-    }
-
-    /// Opens the database and the catalog.
-    func openSession() throws -> ArchiveSession {
-        try ArchiveSession(location: location)
+    /// These options over those given before the subcommand.
+    func merged(over earlier: GlobalOptions) -> GlobalOptions {
+        var merged = self
+        merged.archive = archive.merged(over: earlier.archive)
+        merged.json = json || earlier.json
+        return merged
     }
 }

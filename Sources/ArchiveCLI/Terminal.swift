@@ -1,3 +1,4 @@
+import ArchiveFront
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -34,17 +35,9 @@ enum Terminal {
     static let highlight = "\u{1B}[1;30;43m"
     static let reset = "\u{1B}[0m"
 
-    /// `text` with every occurrence of `keyword` (ignoring case) highlighted, when `enabled`.
-    static func highlighting(_ keyword: String, in text: String, enabled: Bool) -> String {
-        let keyword = keyword.trimmingCharacters(in: .whitespaces)
-        guard enabled, !keyword.isEmpty else { return text }
-        var result = ""
-        var rest = text[...]
-        while let range = rest.range(of: keyword, options: .caseInsensitive) {
-            result += rest[..<range.lowerBound] + highlight + rest[range] + reset
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
+    /// A highlighted text: its matched parts styled when `enabled` (every part is already terminal-safe).
+    static func highlighted(_ text: HighlightedText, enabled: Bool) -> String {
+        text.segments.map { $0.isMatch && enabled ? highlight + $0.text + reset : $0.text }.joined()
     }
 
     /// `text` wrapped in `style` when `enabled`.

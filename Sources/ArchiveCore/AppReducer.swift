@@ -10,7 +10,11 @@ public enum AppReducer {
         switch action {
         case .archive(let action):
             ArchiveReducer.reduce(&state.archiveState, action)
-            FavoritesReducer.reduce(&state.favoritesState, action)
+            // The one Archive action the Favorites view depends on: an unstore from
+            // the Archive screen (or the CLI) removes the favorite's row there too.
+            if case .deleteArchiveObjectSucceeded(let id, wasStored: true) = action {
+                FavoritesReducer.favoriteUnstored(id: id, in: &state.favoritesState)
+            }
         case .onboarding(let action):
             OnboardingReducer.reduce(&state.onboardingState, action)
         case .favorites(let action):

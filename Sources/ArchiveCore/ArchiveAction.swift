@@ -21,8 +21,8 @@ public enum ArchiveAction: Sendable, Equatable {
     case addArchiveObject(ArchiveCellViewObject)
     /// Store the catalog dish with this ID, fetching it from the API first.
     case addArchiveObjectWithID(Int)
-    /// The dish is now stored.
-    case addArchiveObjectSucceeded(id: Int)
+    /// The dish is now stored (`wasStored` is true when it already was: its fields were refreshed).
+    case addArchiveObjectSucceeded(id: Int, wasStored: Bool)
     /// Storing failed; nothing was stored.
     case addArchiveObjectFailed(id: Int, message: String)
     /// Unstore the favorite with this ID (`DeleteArchiveObjectAction`).

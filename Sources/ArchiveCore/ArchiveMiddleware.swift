@@ -32,7 +32,7 @@ public enum ArchiveMiddleware {
                 .archive(.requestWithNoConditions), .archive(.requestWithConditions), .archive(.retry):
                 let keyword = state.archiveState.inputText
                 let category = state.archiveState.selectedCategory
-                return .run(id: searchEffectID) { send in
+                return .run(.cancelInFlight(searchEffectID)) { send in
                     let result: ArchiveAction
                     do {
                         let entities = try await api.getArchiveResponse(keyword: keyword, category: category)
@@ -60,22 +60,28 @@ public enum ArchiveMiddleware {
         return Middleware { _, action in
             switch action {
             case .archive(.addArchiveObject(let cell)):
-                return .run(serializedOn: storageEffectID) { send in
+                return .run(.serial(storageEffectID)) { send in
                     await send(.archive(store(cell.entity, at: now(), in: favorites)))
                 }
             case .archive(.addArchiveObjectWithID(let id)):
-                return .run(serializedOn: storageEffectID) { send in
+                return .run(.serial(storageEffectID)) { send in
                     let outcome: ArchiveAction
                     do {
                         let entity = try await api.getArchiveEntity(id: id)
-                        outcome = store(entity, at: now(), in: favorites)
+                        if entity.id == id {
+                            outcome = store(entity, at: now(), in: favorites)
+                        } else {
+                            outcome = .addArchiveObjectFailed(
+                                id: id,
+                                message: "cannot store \(id): the catalog answered dish \(entity.id) when asked for dish \(id); nothing was stored (is the catalog URL right?)")
+                        }
                     } catch {
                         outcome = .addArchiveObjectFailed(id: id, message: "cannot store \(id): \(error)")
                     }
                     await send(.archive(outcome))
                 }
             case .archive(.deleteArchiveObject(let id)):
-                return .run(serializedOn: storageEffectID) { send in
+                return .run(.serial(storageEffectID)) { send in
                     let outcome: ArchiveAction
                     do {
                         outcome = .deleteArchiveObjectSucceeded(id: id, wasStored: try favorites.delete(id: id))
@@ -96,7 +102,7 @@ public enum ArchiveMiddleware {
         return Middleware { state, action in
             guard case .archive(.refreshStoredStatus) = action else { return .none }
             let ids = state.archiveState.shownIDs
-            return .run(id: refreshEffectID) { send in
+            return .run(.cancelInFlight(refreshEffectID)) { send in
                 do {
                     let stored = try favorites.storedIDs(among: ids)
                     await send(.archive(.storedStatusRefreshed(storedIDs: stored, among: ids)))
@@ -114,8 +120,8 @@ public enum ArchiveMiddleware {
             id: entity.id, photoUrl: entity.photoUrl, category: entity.category, dishName: entity.dishName,
             shopName: entity.shopName, introduction: entity.introduction, storedAt: date)
         do {
-            try favorites.create(object)
-            return .addArchiveObjectSucceeded(id: entity.id)
+            let isNew = try favorites.create(object)
+            return .addArchiveObjectSucceeded(id: entity.id, wasStored: !isNew)
         } catch {
             return .addArchiveObjectFailed(id: entity.id, message: "cannot store \(entity.id): \(error)")
         }

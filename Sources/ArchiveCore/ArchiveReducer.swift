@@ -1,11 +1,7 @@
-public import Redux
 import ArchiveAPI
 
 /// The Archive screen's pure reducer.
 public enum ArchiveReducer {
-    /// The reducer as a value for the store.
-    public static let reducer = Reducer<ArchiveState, ArchiveAction>(reduce)
-
     /// Applies `action` to `state`. Pure: no I/O, no clock, no randomness.
     public static func reduce(_ state: inout ArchiveState, _ action: ArchiveAction) {
         switch action {
@@ -47,9 +43,9 @@ public enum ArchiveReducer {
             beginStorage(&state, id: object.id)
         case .addArchiveObjectWithID(let id), .deleteArchiveObject(let id):
             beginStorage(&state, id: id)
-        case .addArchiveObjectSucceeded(let id):
+        case .addArchiveObjectSucceeded(let id, let wasStored):
             confirm(&state, id: id, isStored: true)
-            state.lastStorageChange = StorageChange(id: id, isStored: true, changed: true)
+            state.lastStorageChange = StorageChange(id: id, isStored: true, changed: !wasStored)
         case .deleteArchiveObjectSucceeded(let id, let wasStored):
             confirm(&state, id: id, isStored: false)
             state.lastStorageChange = StorageChange(id: id, isStored: false, changed: wasStored)

@@ -9,19 +9,19 @@ public enum ExternalChangesMiddleware {
     /// How many favorites a refresh reloads at least.
     static let refreshPageSize = 200
 
-    /// On `watchExternalChanges`: polls the data version every interval and
-    /// dispatches `externalChangeDetected` when it moved. On that action:
-    /// refreshes the shown rows' hearts and, if loaded, the favorites.
+    /// On `watchExternalChanges`: an effect that reads the data version, reconciles
+    /// the state once (a commit made between the dispatch and the effect's first
+    /// turn would otherwise be taken for the baseline and missed), then polls every
+    /// interval and dispatches `externalChangeDetected` when the version moved.
+    /// On that action: refreshes the shown rows' hearts and, if loaded, the favorites.
     public static func watch(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
         let dataVersion = environment.dataVersion
         return Middleware { state, action in
             switch action {
             case .watchExternalChanges(let interval):
-                // Read now, when the watch is asked for: a commit made before the
-                // effect's first turn must count as a change, not as the baseline.
-                let initial = try? dataVersion()
-                return .run(id: watchEffectID) { send in
-                    var last = initial
+                return .run(.cancelInFlight(watchEffectID)) { send in
+                    var last = try? dataVersion()
+                    await send(.externalChangeDetected)
                     while !Task.isCancelled {
                         do {
                             try await Task.sleep(for: interval)

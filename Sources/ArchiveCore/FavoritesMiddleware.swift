@@ -25,10 +25,11 @@ public enum FavoritesMiddleware {
             default:
                 return .none
             }
-            return .run(id: pageEffectID) { send in
+            return .run(.cancelInFlight(pageEffectID)) { send in
                 do {
-                    let page = try favorites.page(after: cursor, limit: limit)
-                    let count = try favorites.count()
+                    let (page, count) = try favorites.snapshot {
+                        (try favorites.page(after: cursor, limit: limit), try favorites.count())
+                    }
                     await send(.favorites(.pageLoaded(page, appending: cursor != nil, totalCount: count)))
                 } catch {
                     await send(.favorites(.failure(message: "cannot read favorites: \(error)")))

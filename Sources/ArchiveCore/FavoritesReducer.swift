@@ -1,11 +1,7 @@
-public import Redux
 import ArchiveStorage
 
 /// The Favorites view's pure reducer.
 public enum FavoritesReducer {
-    /// The reducer as a value for the store.
-    public static let reducer = Reducer<FavoritesState, FavoritesAction>(reduce)
-
     /// Applies `action` to `state`.
     public static func reduce(_ state: inout FavoritesState, _ action: FavoritesAction) {
         switch action {
@@ -24,9 +20,9 @@ public enum FavoritesReducer {
         }
     }
 
-    /// Keeps the loaded favorites truthful when a favorite is unstored through the Archive actions.
-    static func reduce(_ state: inout FavoritesState, _ action: ArchiveAction) {
-        guard case .deleteArchiveObjectSucceeded(let id, let wasStored) = action, wasStored else { return }
+    /// The favorite `id` was unstored (from any screen): its row leaves the loaded
+    /// favorites and the total drops by one, so the view never shows what is no longer stored.
+    public static func favoriteUnstored(id: Int, in state: inout FavoritesState) {
         let before = state.favorites.count
         state.favorites.removeAll { $0.id == id }
         if state.favorites.count < before { state.totalCount = max(0, state.totalCount - 1) }

@@ -29,7 +29,7 @@ public enum OnboardingMiddleware {
         let repository = environment.onboardingRepository
         return Middleware { _, action in
             guard case .onboarding(.close) = action else { return .none }
-            return .run(serializedOn: ArchiveMiddleware.storageEffectID) { send in
+            return .run(.serial(ArchiveMiddleware.storageEffectID)) { send in
                 do {
                     try repository.changeOnboardingStatusFalse()
                 } catch {
@@ -44,7 +44,7 @@ public enum OnboardingMiddleware {
         let repository = environment.onboardingRepository
         return Middleware { _, action in
             guard case .onboarding(.reset) = action else { return .none }
-            return .run(serializedOn: ArchiveMiddleware.storageEffectID) { send in
+            return .run(.serial(ArchiveMiddleware.storageEffectID)) { send in
                 do {
                     try repository.reset()
                     await send(.onboarding(.request))

@@ -1,10 +1,6 @@
-public import Redux
 
 /// The onboarding overlay's pure reducer.
 public enum OnboardingReducer {
-    /// The reducer as a value for the store.
-    public static let reducer = Reducer<OnboardingState, OnboardingAction>(reduce)
-
     /// Applies `action` to `state`.
     public static func reduce(_ state: inout OnboardingState, _ action: OnboardingAction) {
         switch action {

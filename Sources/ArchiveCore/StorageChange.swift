@@ -1,5 +1,7 @@
 /// A store or unstore that went through.
-public struct StorageChange: Sendable, Hashable {
+///
+/// Encodes as `{"id", "isStored", "changed"}` (`archive add/remove --json`).
+public struct StorageChange: Sendable, Hashable, Encodable {
     /// The dish's ID.
     public let id: Int
     /// Whether it is stored now.

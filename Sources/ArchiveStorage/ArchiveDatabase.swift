@@ -11,7 +11,7 @@ import Foundation
 /// ```
 public struct ArchiveDatabase: Sendable {
     /// The connection every repository shares.
-    public let queue: DatabaseQueue
+    package let queue: DatabaseQueue
     /// The favorites.
     public let favorites: SQLiteStoredArchiveDataRepository
     /// Typed key-value entries.
@@ -25,7 +25,10 @@ public struct ArchiveDatabase: Sendable {
     /// SQLite (`SQLiteError` ``ResultCode/notADatabase``), another application's
     /// database, one written by a newer version, or one whose applied migrations
     /// differ from the shipped ones (``MigrationError``).
+    /// Anything that is not a regular file (a device such as `/dev/null`, a FIFO,
+    /// a directory) is refused before SQLite sees it, and nothing is created beside it.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
         try self.init(queue: DatabaseQueue(path: path, configuration: configuration, migrator: ArchiveMigrations.migrator()))
     }
 
@@ -41,38 +44,91 @@ public struct ArchiveDatabase: Sendable {
         self.onboarding = KeyValueOnboardingRepository(store: keyValueStore)
     }
 
+    /// Checks that `path` can hold a database: not empty, and either missing or a
+    /// regular file (symbolic links are followed). Throws ``ArchiveStorageError/notADatabaseFile(path:kind:)``.
+    public static func checkDatabasePath(_ path: String) throws(ArchiveStorageError) {
+        guard !path.isEmpty else { throw .notADatabaseFile(path: path, kind: "an empty path") }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }  // missing (or unreadable: SQLite reports that precisely)
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .notADatabaseFile(path: path, kind: "a directory")
+        case S_IFCHR: throw .notADatabaseFile(path: path, kind: "a character device")
+        case S_IFBLK: throw .notADatabaseFile(path: path, kind: "a block device")
+        case S_IFIFO: throw .notADatabaseFile(path: path, kind: "a FIFO (named pipe)")
+        case S_IFSOCK: throw .notADatabaseFile(path: path, kind: "a socket")
+        default: throw .notADatabaseFile(path: path, kind: "not a regular file")
+        }
+    }
+
     // MARK: - Maintenance
 
     /// Reads which migrations the file at `path` has applied and which are pending,
-    /// without creating, migrating or otherwise changing it.
+    /// without creating, migrating or otherwise changing it; a missing file is
+    /// ``ArchiveStorageError/noDatabase(path:)``.
     ///
     /// Throws, like opening, for a file that is not SQLite, another application's
     /// database or one written by a newer version.
     public static func migrationStatus(path: String) throws -> MigrationStatus {
         let migrator = try ArchiveMigrations.migrator()
-        guard FileManager.default.fileExists(atPath: path) else {
-            return MigrationStatus(applied: [], pending: migrator.migrations, fileExists: false)
-        }
+        try checkDatabasePath(path)
+        guard FileManager.default.fileExists(atPath: path) else { throw ArchiveStorageError.noDatabase(path: path) }
         var configuration = Configuration()
         configuration.readOnly = true
         let database = try Database(path: path, configuration: configuration)
         try migrator.validate(database)
         return MigrationStatus(
-            applied: try migrator.appliedMigrations(in: database),
-            pending: try migrator.pendingMigrations(in: database), fileExists: true)
+            database: path, applied: try migrator.appliedMigrations(in: database),
+            pending: try migrator.pendingMigrations(in: database))
     }
 
-    /// Runs SQLite's integrity and foreign-key checks and counts the rows.
+    /// Runs SQLite's integrity and foreign-key checks, the archive's own rules
+    /// (every `stored_at` within ``StoredArchiveObject/storedAtRange``), and counts
+    /// the rows, all in one snapshot.
     public func integrityReport() throws -> IntegrityReport {
-        try queue.read { db in
-            var problems = try db.integrityCheck().filter { $0 != "ok" }
-            problems += try db.fetchAll("PRAGMA foreign_key_check") { row in
-                "foreign key violation in table \(try row.column(String.self, at: 0))"
-            }
-            let favorites = try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
-            let entries = try db.fetchOne("SELECT count(*) FROM key_value_store") { try $0.column(Int.self, at: 0) } ?? 0
-            return IntegrityReport(problems: problems, favorites: favorites, keyValueEntries: entries)
+        try queue.snapshot { try Self.integrityReport(of: $0, path: queue.path) }
+    }
+
+    /// Checks the file at `path` reading only: nothing is created, migrated or repaired.
+    ///
+    /// A file that cannot be opened (damaged, truncated, another application's) is
+    /// reported as a problem rather than thrown, so a report is always printed;
+    /// a missing file is ``ArchiveStorageError/noDatabase(path:)``.
+    public static func integrityReport(path: String) throws -> IntegrityReport {
+        try checkDatabasePath(path)
+        guard FileManager.default.fileExists(atPath: path) else { throw ArchiveStorageError.noDatabase(path: path) }
+        var configuration = Configuration()
+        configuration.readOnly = true
+        do {
+            let database = try Database(path: path, configuration: configuration)
+            try ArchiveMigrations.migrator().validate(database)
+            return try database.transaction(.deferred) { try integrityReport(of: database, path: path) }
+        } catch {
+            return IntegrityReport(database: path, problems: ["cannot read the database: \(error)"], favorites: 0, keyValueEntries: 0)
         }
+    }
+
+    private static func integrityReport(of db: Database, path: String) throws -> IntegrityReport {
+        var problems = try db.integrityCheck().filter { $0 != "ok" }
+        problems += try db.fetchAll("PRAGMA foreign_key_check") { row in
+            "foreign key violation in table \(try row.column(String.self, at: 0))"
+        }
+        var favorites = 0
+        if try db.tableExists("archive_objects") {
+            favorites = try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
+            let range = StoredArchiveObject.storedAtRange
+            problems += try db.fetchAll(
+                "SELECT id, CAST(stored_at AS TEXT) FROM archive_objects WHERE typeof(stored_at) <> 'integer' OR stored_at NOT BETWEEN ? AND ? ORDER BY id LIMIT 100",
+                range.lowerBound, range.upperBound
+            ) { row in
+                "favorite \(try row.column(Int.self, at: 0)) has stored_at \(try row.column(String.self, at: 1)), outside the years 0001 to 9999 (export and listing stop at it): remove it and store it again"
+            }
+        }
+        var entries = 0
+        if try db.tableExists("key_value_store") {
+            entries = try db.fetchOne("SELECT count(*) FROM key_value_store") { try $0.column(Int.self, at: 0) } ?? 0
+        }
+        return IntegrityReport(database: path, problems: problems, favorites: favorites, keyValueEntries: entries)
     }
 
     /// `PRAGMA data_version` of the connection: changes when another connection commits.

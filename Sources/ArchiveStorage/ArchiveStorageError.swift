@@ -7,6 +7,13 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
     case invalidPageLimit(Int)
     /// A page cursor that is not of the form `STOREDAT_MS:ID`.
     case invalidCursor(String)
+    /// A stored row whose `stored_at` is outside ``StoredArchiveObject/storedAtRange``
+    /// (written by hand or by an older build).
+    case storedAtOutOfRange(id: Int, milliseconds: Int64)
+    /// A command that only reads was given a database file that does not exist.
+    case noDatabase(path: String)
+    /// A database path that is empty or names something other than a regular file.
+    case notADatabaseFile(path: String, kind: String)
 
     /// A message a person can act on.
     public var description: String {
@@ -18,6 +25,12 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "page limit \(limit) is out of range: use 1 to \(StoredArchivePage.maximumLimit)"
         case .invalidCursor(let text):
             return "'\(text)' is not a page cursor: pass the cursor printed with the previous page (STOREDAT_MS:ID)"
+        case .storedAtOutOfRange(let id, let milliseconds):
+            return "favorite \(id) has stored_at \(milliseconds) ms, outside the years 0001 to 9999; remove it (archive remove \(id)) and store it again"
+        case .noDatabase(let path):
+            return "no database at \(path); nothing was created (check --database or ARCHIVE_DATABASE; `archive add` creates one)"
+        case .notADatabaseFile(let path, let kind):
+            return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
         }
     }
 }

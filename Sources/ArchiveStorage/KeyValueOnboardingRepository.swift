@@ -1,7 +1,7 @@
 /// ``OnboardingRepository`` on the ``KeyValueStore``: the `onboardingStatus` key.
 public struct KeyValueOnboardingRepository: OnboardingRepository {
     /// The original app's key: `true` while the onboarding is still to be shown.
-    public static let onboardingStatus = Key<Bool>("onboardingStatus", default: true)
+    public static let onboardingStatus = KeyValueStore.Key<Bool>("onboardingStatus", default: true)
 
     /// The store holding the flag.
     public let store: KeyValueStore

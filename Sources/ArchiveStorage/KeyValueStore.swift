@@ -1,4 +1,4 @@
-public import SQLite
+package import SQLite
 import Foundation
 
 /// Typed key-value entries in the archive database: the UserDefaults of the original app.
@@ -8,10 +8,10 @@ import Foundation
 /// instead of crashing or returning the default.
 public struct KeyValueStore: Sendable {
     /// The connection the store reads and writes through.
-    public let queue: DatabaseQueue
+    package let queue: DatabaseQueue
 
     /// A store over a database already migrated with ``ArchiveMigrations``.
-    public init(queue: DatabaseQueue) {
+    package init(queue: DatabaseQueue) {
         self.queue = queue
     }
 

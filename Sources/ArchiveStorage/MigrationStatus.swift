@@ -1,9 +1,13 @@
 import SQLite
 
 /// Which shipped migrations a database file has applied, and which are pending.
-public struct MigrationStatus: Sendable, Hashable {
-    /// A migration recorded in the file.
-    public struct Applied: Sendable, Hashable {
+///
+/// Encodes as `{"database", "applied": [{"version", "name", "checksum", "appliedAt"}],
+/// "pending": [{"version", "name"}]}`, the shape `archive migrations --json` prints.
+public struct MigrationStatus: Sendable, Hashable, Encodable {
+    /// A migration recorded in the file (the storage layer's view of the SQLite
+    /// layer's `schema_migrations` row, so that no front needs to import SQLite).
+    public struct Applied: Sendable, Hashable, Encodable {
         /// The version.
         public let version: Int
         /// The name.
@@ -15,23 +19,27 @@ public struct MigrationStatus: Sendable, Hashable {
     }
 
     /// A shipped migration the file has not applied.
-    public struct Pending: Sendable, Hashable {
+    public struct Pending: Sendable, Hashable, Encodable {
         /// The version.
         public let version: Int
         /// The name.
         public let name: String
     }
 
+    /// The database file.
+    public let database: String
     /// The migrations recorded in the file, in order.
     public let applied: [Applied]
     /// The shipped migrations the file has not applied yet (any command that opens it applies them).
     public let pending: [Pending]
-    /// Whether the file exists yet.
-    public let fileExists: Bool
 
-    init(applied: [AppliedMigration], pending: [Migration], fileExists: Bool) {
+    private enum CodingKeys: String, CodingKey {
+        case database, applied, pending
+    }
+
+    init(database: String, applied: [AppliedMigration], pending: [Migration]) {
+        self.database = database
         self.applied = applied.map { Applied(version: $0.version, name: $0.name, checksum: $0.checksum, appliedAt: $0.appliedAt) }
         self.pending = pending.map { Pending(version: $0.version, name: $0.name) }
-        self.fileExists = fileExists
     }
 }

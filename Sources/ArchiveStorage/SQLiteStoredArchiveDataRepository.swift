@@ -1,4 +1,4 @@
-public import SQLite
+package import SQLite
 import Foundation
 
 /// ``StoredArchiveDataRepository`` on SQLite: the `archive_objects` table of an ``ArchiveDatabase``.
@@ -8,18 +8,43 @@ import Foundation
 /// ``allObjects()``.
 public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// The connection the repository reads and writes through.
-    public let queue: DatabaseQueue
+    package let queue: DatabaseQueue
 
     /// A repository over a database already migrated with ``ArchiveMigrations``.
-    public init(queue: DatabaseQueue) {
+    package init(queue: DatabaseQueue) {
         self.queue = queue
     }
 
     // MARK: - SQL
 
-    static let columns = "id, photo_url, category, dish_name, shop_name, introduction, stored_at"
+    /// The columns of `archive_objects`, in the one order every statement lists,
+    /// binds (parameters 1...7) and reads (columns 0...6) them.
+    enum Column: Int32, CaseIterable {
+        case id, photoUrl, category, dishName, shopName, introduction, storedAt
+
+        /// The column's SQL name.
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .photoUrl: "photo_url"
+            case .category: "category"
+            case .dishName: "dish_name"
+            case .shopName: "shop_name"
+            case .introduction: "introduction"
+            case .storedAt: "stored_at"
+            }
+        }
+
+        /// Its index in a row read with ``columns``.
+        var index: Int32 { rawValue }
+        /// Its parameter in ``upsertSQL``.
+        var parameter: Int32 { rawValue + 1 }
+    }
+
+    static let columns = Column.allCases.map(\.name).joined(separator: ", ")
+    static let placeholders = Column.allCases.map { _ in "?" }.joined(separator: ", ")
     static let upsertSQL = """
-        INSERT INTO archive_objects (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO archive_objects (\(columns)) VALUES (\(placeholders))
         ON CONFLICT (id) DO UPDATE SET
             photo_url = excluded.photo_url, category = excluded.category,
             dish_name = excluded.dish_name, shop_name = excluded.shop_name,
@@ -33,8 +58,11 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         ORDER BY stored_at DESC, id DESC LIMIT ?
         """
 
-    /// The largest number of IDs one membership query binds; larger requests are chunked.
-    static let membershipChunk = 512
+    /// The exponents of the membership statements' arities: `2^0 ... 2^9` parameters.
+    static let membershipExponents = 0...9
+    /// The largest number of IDs one membership query binds (the largest arity);
+    /// larger requests are chunked.
+    static let membershipChunk = 1 << membershipExponents.upperBound
 
     /// `SELECT id ... WHERE id IN (?, ..., ?)` with `arity` parameters. Arity is
     /// always a power of two so that a handful of statements serve every request
@@ -46,7 +74,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         return sql + ")"
     }
 
-    private static let membershipSQLByExponent: [String] = (0...9).map { membershipSQL(arity: 1 << $0) }
+    private static let membershipSQLByExponent: [String] = membershipExponents.map { membershipSQL(arity: 1 << $0) }
 
     // MARK: - Reading
 
@@ -108,25 +136,38 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         guard (1...StoredArchivePage.maximumLimit).contains(limit) else {
             throw ArchiveStorageError.invalidPageLimit(limit)
         }
-        let objects = try queue.read { db in
+        // One row more than asked: a next cursor is given only when a next row exists,
+        // so an exactly full last page does not lead to an empty one.
+        var objects = try queue.read { db in
             if let cursor {
-                return try db.fetchAll(Self.nextPageSQL, cursor.storedAtMilliseconds, cursor.id, limit, row: Self.object(from:))
+                return try db.fetchAll(Self.nextPageSQL, cursor.storedAtMilliseconds, cursor.id, limit + 1, row: Self.object(from:))
             }
-            return try db.fetchAll(Self.firstPageSQL, limit, row: Self.object(from:))
+            return try db.fetchAll(Self.firstPageSQL, limit + 1, row: Self.object(from:))
         }
-        let next = objects.count == limit ? objects.last.map(StoredArchivePageCursor.init(after:)) : nil
+        var next: StoredArchivePageCursor?
+        if objects.count > limit {
+            objects.removeLast()
+            next = objects.last.map(StoredArchivePageCursor.init(after:))
+        }
         return StoredArchivePage(objects: objects, nextCursor: next)
+    }
+
+    public func snapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        try queue.snapshot { _ in try body() }
     }
 
     // MARK: - Writing
 
-    public func create(_ object: StoredArchiveObject) throws {
+    @discardableResult
+    public func create(_ object: StoredArchiveObject) throws -> Bool {
         try object.validate()
-        try queue.write { db in
+        return try queue.write { db in
+            let wasStored = try db.fetchOne("SELECT 1 FROM archive_objects WHERE id = ?", object.id) { _ in true } ?? false
             let statement = try db.cachedStatement(Self.upsertSQL)
             defer { statement.reset() }
             try Self.bind(object, to: statement)
             try statement.run()
+            return !wasStored
         }
     }
 
@@ -160,23 +201,27 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     // MARK: - Rows
 
     private static func bind(_ object: StoredArchiveObject, to statement: Statement) throws {
-        try statement.bind(object.id, at: 1)
-        try statement.bind(object.photoUrl, at: 2)
-        try statement.bind(object.category, at: 3)
-        try statement.bind(object.dishName, at: 4)
-        try statement.bind(object.shopName, at: 5)
-        try statement.bind(object.introduction, at: 6)
-        try statement.bind(object.storedAt.millisecondsSince1970, at: 7)
+        try statement.bind(object.id, at: Column.id.parameter)
+        try statement.bind(object.photoUrl, at: Column.photoUrl.parameter)
+        try statement.bind(object.category, at: Column.category.parameter)
+        try statement.bind(object.dishName, at: Column.dishName.parameter)
+        try statement.bind(object.shopName, at: Column.shopName.parameter)
+        try statement.bind(object.introduction, at: Column.introduction.parameter)
+        try statement.bind(object.storedAt.millisecondsSince1970, at: Column.storedAt.parameter)
     }
 
     private static func object(from row: Statement) throws -> StoredArchiveObject {
-        StoredArchiveObject(
-            id: try row.int(at: 0),
-            photoUrl: try row.string(at: 1),
-            category: try row.string(at: 2),
-            dishName: try row.string(at: 3),
-            shopName: try row.string(at: 4),
-            introduction: try row.string(at: 5),
-            storedAt: Date(millisecondsSince1970: try row.int64(at: 6)))
+        let storedAt = try row.int64(at: Column.storedAt.index)
+        guard StoredArchiveObject.storedAtRange.contains(storedAt) else {
+            throw ArchiveStorageError.storedAtOutOfRange(id: try row.int(at: Column.id.index), milliseconds: storedAt)
+        }
+        return StoredArchiveObject(
+            id: try row.int(at: Column.id.index),
+            photoUrl: try row.string(at: Column.photoUrl.index),
+            category: try row.string(at: Column.category.index),
+            dishName: try row.string(at: Column.dishName.index),
+            shopName: try row.string(at: Column.shopName.index),
+            introduction: try row.string(at: Column.introduction.index),
+            storedAt: Date(millisecondsSince1970: storedAt))
     }
 }

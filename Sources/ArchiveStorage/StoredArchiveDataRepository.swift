@@ -15,7 +15,9 @@ public protocol StoredArchiveDataRepository: Sendable {
     /// Stores `object` (the original `createToRealm`): an upsert. Re-storing an ID
     /// refreshes its fields and keeps its original `storedAt`, so it keeps its
     /// place in the list. Invalid objects are refused before the database is touched.
-    func create(_ object: StoredArchiveObject) throws
+    /// Returns `true` when the ID was not stored before, `false` when it was (and was refreshed).
+    @discardableResult
+    func create(_ object: StoredArchiveObject) throws -> Bool
 
     /// Stores every object `next` produces, until it returns `nil`, in one
     /// transaction: all or nothing. Each is validated as it comes; the first
@@ -46,6 +48,11 @@ public protocol StoredArchiveDataRepository: Sendable {
     /// Up to `limit` objects, newest first, strictly after `cursor` (from the
     /// newest when `nil`). Stable when objects are added between pages.
     func page(after cursor: StoredArchivePageCursor?, limit: Int) throws -> StoredArchivePage
+
+    /// Runs `body`, in which every read through this repository sees the same
+    /// moment of the store (one read transaction), even while another process
+    /// writes: a page and the total count read inside it agree.
+    func snapshot<Result>(_ body: () throws -> Result) throws -> Result
 }
 
 extension StoredArchiveDataRepository {

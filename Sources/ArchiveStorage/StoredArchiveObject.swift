@@ -50,8 +50,13 @@ public struct StoredArchiveObject: Sendable, Hashable, Codable {
         public static let introduction = 10_000
     }
 
+    /// The `storedAt` values, in milliseconds since 1970, that the export format
+    /// writes and reads back exactly: 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z.
+    public static let storedAtRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
     /// Checks the rules a stored object must follow: a positive `id`, a dish name
-    /// that is not blank, every text within ``Limits`` and free of NUL characters.
+    /// that is not blank, every text within ``Limits`` and free of NUL characters,
+    /// and `storedAt` within ``storedAtRange``.
     ///
     /// Throws ``ArchiveStorageError/invalidObject(index:id:field:reason:)`` naming the first broken rule.
     public func validate(index: Int? = nil) throws(ArchiveStorageError) {
@@ -66,6 +71,10 @@ public struct StoredArchiveObject: Sendable, Hashable, Codable {
         try checkText("introduction", introduction, limit: Limits.introduction, index: index)
         if Self.isBlank(dishName) {
             throw invalid("dishName", "must not be empty")
+        }
+        let milliseconds = storedAt.millisecondsSince1970
+        guard Self.storedAtRange.contains(milliseconds) else {
+            throw invalid("storedAt", "is \(milliseconds) ms since 1970, outside the years 0001 to 9999")
         }
     }
 

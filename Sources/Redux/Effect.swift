@@ -1,19 +1,30 @@
 /// Work a middleware asks the store to do after an action: nothing, an
 /// asynchronous operation that may send actions back, or a cancellation.
 public struct Effect<Action: Sendable>: Sendable {
-    /// What happens when an effect starts while another one of the same ID is in flight.
-    enum Policy: Sendable {
-        /// Both run at once (effects without an ID).
+    /// How an effect runs beside the other effects of the store.
+    public enum Policy: Sendable, Hashable {
+        /// Alongside every other effect; it cannot be cancelled by ID.
         case concurrent
-        /// The older one is cancelled; its later actions are dropped.
-        case cancelInFlight
-        /// The new one waits until the older ones have finished, in dispatch order.
-        case serial
+        /// Starting it cancels the effect in flight with this ID (whose later
+        /// actions are dropped), so only the newest runs: searches, page loads.
+        case cancelInFlight(EffectID)
+        /// It waits until every earlier effect of this ID has finished: effects of
+        /// one ID run one at a time, in dispatch order, and the actions they send
+        /// arrive in that order too. For writes whose order matters (store, then unstore).
+        case serial(EffectID)
+
+        /// The ID the policy names, if any.
+        var id: EffectID? {
+            switch self {
+            case .concurrent: nil
+            case .cancelInFlight(let id), .serial(let id): id
+            }
+        }
     }
 
     enum Operation: Sendable {
         case none
-        case run(id: EffectID?, policy: Policy, body: @Sendable (Send<Action>) async -> Void)
+        case run(Policy, body: @Sendable (Send<Action>) async -> Void)
         case cancel(EffectID)
         case merge([Effect<Action>])
     }
@@ -23,30 +34,22 @@ public struct Effect<Action: Sendable>: Sendable {
     /// No work.
     public static var none: Effect { Effect(operation: .none) }
 
-    /// An asynchronous operation that sends actions back with `send`.
+    /// An asynchronous operation that sends actions back with `send`, run by `policy`.
     ///
-    /// With an `id`, starting it while another effect of that ID is in flight
-    /// cancels the older one first (cancel-in-flight), so that only the newest
-    /// runs and the older one's actions are dropped; ``cancel(id:)`` cancels it.
+    /// ```swift
+    /// .run(.cancelInFlight("archive.search")) { send in await send(.success(try await api.search())) }
+    /// ```
+    ///
     /// The body cannot throw: it turns its errors into actions, so that no
-    /// effect can crash the process.
+    /// effect can crash the process. ``cancel(id:)`` cancels an effect by its policy's ID.
     public static func run(
-        id: EffectID? = nil, _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
+        _ policy: Policy = .concurrent, _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
     ) -> Effect {
-        Effect(operation: .run(id: id, policy: id == nil ? .concurrent : .cancelInFlight, body: body))
+        Effect(operation: .run(policy, body: body))
     }
 
-    /// An asynchronous operation that runs only after every earlier effect of
-    /// the same `id` has finished: effects of one ID run one at a time, in the
-    /// order their actions were dispatched, and the actions they send arrive in
-    /// that order too. For writes whose order matters (store, then unstore).
-    public static func run(
-        serializedOn id: EffectID, _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
-    ) -> Effect {
-        Effect(operation: .run(id: id, policy: .serial, body: body))
-    }
-
-    /// Cancels the effect in flight with this ID, if any; its later actions are dropped.
+    /// Cancels the effect in flight with this ID, if any, and those waiting
+    /// behind it; their later actions are dropped.
     public static func cancel(id: EffectID) -> Effect {
         Effect(operation: .cancel(id))
     }

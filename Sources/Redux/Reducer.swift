@@ -14,11 +14,4 @@ public struct Reducer<State, Action>: Sendable {
     public func callAsFunction(_ state: inout State, _ action: Action) {
         reduce(&state, action)
     }
-
-    /// Runs several reducers in order.
-    public static func combine(_ reducers: Reducer<State, Action>...) -> Reducer<State, Action> {
-        Reducer { state, action in
-            for reducer in reducers { reducer(&state, action) }
-        }
-    }
 }

@@ -77,16 +77,14 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
             cancelEffect(id: id)
         case .merge(let effects):
             effects.forEach(start)
-        case .run(let id, let policy, let body):
-            guard let id else {
-                launch(body, id: nil)
-                return
-            }
+        case .run(let policy, let body):
             switch policy {
-            case .concurrent, .cancelInFlight:
+            case .concurrent:
+                launch(body, id: nil)
+            case .cancelInFlight(let id):
                 cancelEffect(id: id)
                 launch(body, id: id)
-            case .serial:
+            case .serial(let id):
                 if tokensByID[id] != nil {
                     waiting[id, default: []].append(body)
                 } else {

@@ -50,6 +50,17 @@ public final class DatabaseQueue: @unchecked Sendable {
         return try body(database)
     }
 
+    /// Runs `body` in one read transaction: every statement it runs sees the same
+    /// moment of the database (one snapshot), even while another process commits.
+    /// For reads of more than one statement (a page and its total, a report's figures).
+    /// Inside another transaction, `body` simply runs in it.
+    public func snapshot<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        if database.isInTransaction { return try body(database) }
+        return try database.transaction(.deferred) { try body(database) }
+    }
+
     /// Runs `body` in an IMMEDIATE transaction: it commits when `body` returns and
     /// rolls back all of its work when `body` throws.
     public func write<Result>(_ body: (Database) throws -> Result) throws -> Result {

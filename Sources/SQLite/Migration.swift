@@ -1,3 +1,5 @@
+import Crypto
+
 /// One step of a schema: a version, a name and the SQL that performs it.
 ///
 /// Its checksum (SHA-256 of the SQL's UTF-8 bytes) is recorded when it is
@@ -17,7 +19,20 @@ public struct Migration: Sendable, Hashable {
         self.version = version
         self.name = name
         self.sql = sql
-        self.checksum = SHA256.hexDigest(of: sql.utf8)
+        self.checksum = Self.checksum(of: sql)
+    }
+
+    /// SHA-256 of `sql`'s UTF-8 bytes as 64 lowercase hexadecimal digits: the
+    /// checksum recorded in `schema_migrations` (it must never change for a given text).
+    public static func checksum(of sql: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(sql.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Creates a migration from a file named `NNNN_snake_name.sql` and its contents.

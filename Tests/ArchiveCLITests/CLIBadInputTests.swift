@@ -94,16 +94,23 @@ struct CLIBadInputTests {
     }
 
     @Test(arguments: [
-        (["add", "abc"], "invalid for '<id>'"),
+        (["add", "abc"], "IDs are positive integers"),
+        (["add", "-5"], "IDs are positive integers"),
+        (["remove", "-5"], "IDs are positive integers"),
+        (["add", "1", "2"], "give one ID"),
+        (["add"], "give the dish's ID"),
+        (["search", "--timeout", "0"], "--timeout '0.0' is not a timeout"),
+        (["search", "--timeout", "nan"], "is not a timeout"),
+        (["search", "--timeout", "1e300"], "is not a timeout"),
         (["add", "--", "-3"], "positive"),
         (["remove", "0"], "positive"),
-        (["add", "99999999999999999999999"], "invalid for '<id>'"),
+        (["add", "99999999999999999999999"], "IDs are positive integers"),
         (["favorites", "--limit", "0"], "--limit"),
         (["favorites", "--after", "yesterday"], "not a page cursor"),
         (["onboarding", "maybe"], "maybe"),
         (["serve", "--api-url", "http://x"], "drop --api-url"),
         (["serve", "--fail-rate", "2"], "--fail-rate"),
-        (["frobnicate"], "Usage: archive <subcommand>"),
+        (["frobnicate"], "Usage: archive"),
     ])
     func usageErrorsExitWith64(arguments: [String], mention: String) throws {
         try makeDatabaseWithFavorites()

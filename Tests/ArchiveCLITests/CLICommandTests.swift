@@ -89,14 +89,20 @@ struct CLICommandTests {
         #expect(try cli.run(["onboarding", "--json"]).json() as? [String: Bool] == ["showOnboarding": true])
     }
 
-    @Test func migrationsReportWithoutCreatingAndCheckIsOK() throws {
-        let before = try cli.run(["migrations", "--json"])
-        #expect(before.status == 0)
-        let pending = try #require(try before.json() as? [String: Any])
-        #expect((pending["applied"] as? [Any])?.isEmpty == true)
-        #expect((pending["pending"] as? [[String: Any]])?.map { $0["version"] as? Int } == [1, 2])
-        #expect(!FileManager.default.fileExists(atPath: cli.database))
+    @Test func commandsThatOnlyReadNeverCreateADatabaseAndCheckIsOK() throws {
+        for command in [["migrations"], ["check"], ["export"], ["migrations", "--json"], ["check", "--json"]] {
+            let result = try cli.run(command)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("no database at \(cli.database)"), "\(command): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(command)")
+            #expect(!FileManager.default.fileExists(atPath: cli.database), "\(command)")
+        }
+        // Not even its directory.
+        let nested = cli.directory.path("not/there/favorites.sqlite3")
+        #expect(try cli.run(["check", "--database", nested], useDatabase: false).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.path("not")))
 
+        #expect(try cli.run(["onboarding"]).status == 0)  // a command that writes creates it
         let check = try cli.run(["check", "--json"])
         #expect(check.status == 0)
         let report = try #require(try check.json() as? [String: Any])
@@ -129,6 +135,7 @@ struct CLICommandTests {
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
         let copy = lonely.appendingPathComponent("archive")
         try FileManager.default.copyItem(at: CLI.executable, to: copy)
+        #expect(try cli.run(["add", "17"], executable: copy).status == 0)
         let result = try cli.run(["check", "--json"], executable: copy)
         #expect(result.status == 0)
         #expect((try result.json() as? [String: Any])?["ok"] as? Bool == true)

@@ -55,7 +55,7 @@ struct ArchiveReducerTests {
         let adding = reduce(.addArchiveObject(loaded.archiveCellViewObjects[1]), from: loaded)
         #expect(adding.pendingStorageIDs == [21])
         #expect(adding.hearts[21] == false)
-        let added = reduce(.addArchiveObjectSucceeded(id: 21), from: adding)
+        let added = reduce(.addArchiveObjectSucceeded(id: 21, wasStored: false), from: adding)
         #expect(added.hearts[21] == true && added.pendingStorageIDs.isEmpty)
 
         let failedDelete = reduce(.deleteArchiveObject(id: 21), .deleteArchiveObjectFailed(id: 21, message: "disk full"), from: added)
@@ -72,7 +72,7 @@ struct ArchiveReducerTests {
         // The search read its stored IDs before 21 was stored; the add was confirmed before the results arrived.
         let state = reduce(
             .requestWithInputText("チーズ"),
-            .addArchiveObjectWithID(21), .addArchiveObjectSucceeded(id: 21),
+            .addArchiveObjectWithID(21), .addArchiveObjectSucceeded(id: 21, wasStored: false),
             .deleteArchiveObject(id: 17), .deleteArchiveObjectSucceeded(id: 17, wasStored: true),
             .success(entities: Self.entities, storedIDs: [17, 33]))
         #expect(state.hearts == [17: false, 21: true, 33: true])

@@ -49,7 +49,7 @@ struct FailingWritesRepository: StoredArchiveDataRepository {
 
     func allObjects() throws -> [StoredArchiveObject] { try base.allObjects() }
     func object(id: Int) throws -> StoredArchiveObject? { try base.object(id: id) }
-    func create(_ object: StoredArchiveObject) throws { throw DiskFull() }
+    func create(_ object: StoredArchiveObject) throws -> Bool { throw DiskFull() }
     func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int {
         throw DiskFull()
     }
@@ -60,6 +60,7 @@ struct FailingWritesRepository: StoredArchiveDataRepository {
     func page(after cursor: StoredArchivePageCursor?, limit: Int) throws -> StoredArchivePage {
         try base.page(after: cursor, limit: limit)
     }
+    func snapshot<Result>(_ body: () throws -> Result) throws -> Result { try base.snapshot(body) }
 }
 
 extension Store {

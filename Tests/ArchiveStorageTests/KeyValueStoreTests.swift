@@ -18,7 +18,7 @@ struct KeyValueStoreTests {
     }
 
     private func roundTrip<Value: KeyValueStorable & Equatable>(_ value: Value, default defaultValue: Value) throws {
-        let key = Key<Value>("key.\(Value.self)", default: defaultValue)
+        let key = KeyValueStore.Key<Value>("key.\(Value.self)", default: defaultValue)
         #expect(try store.value(for: key) == defaultValue)
         #expect(try !store.contains(key))
         try store.set(value, for: key)
@@ -42,16 +42,16 @@ struct KeyValueStoreTests {
     }
 
     @Test func readingAsAnotherTypeIsATypeMismatchNotADefault() throws {
-        try store.set(7, for: Key<Int>("shared", default: 0))
+        try store.set(7, for: KeyValueStore.Key<Int>("shared", default: 0))
         let error = try #require(throws: KeyValueStoreError.self) {
-            _ = try store.value(for: Key<Bool>("shared", default: true))
+            _ = try store.value(for: KeyValueStore.Key<Bool>("shared", default: true))
         }
         #expect(error == .typeMismatch(key: "shared", stored: "int", expected: .bool))
         #expect(error.description.contains("shared"))
 
-        try store.set("text", for: Key<String>("shared", default: ""))
+        try store.set("text", for: KeyValueStore.Key<String>("shared", default: ""))
         #expect(throws: KeyValueStoreError.typeMismatch(key: "shared", stored: "string", expected: .json)) {
-            _ = try store.value(for: Key<Settings>("shared", default: Settings(theme: "", pageSize: 0)))
+            _ = try store.value(for: KeyValueStore.Key<Settings>("shared", default: Settings(theme: "", pageSize: 0)))
         }
     }
 
@@ -62,8 +62,8 @@ struct KeyValueStoreTests {
             try db.execute("INSERT INTO key_value_store (key, type, value, updated_at) VALUES ('json', 'json', '{\"theme\": 1}', 0)")
             try db.execute("INSERT INTO key_value_store (key, type, value, updated_at) VALUES ('alien', 'uuid', 'x', 0)")
         }
-        #expect(throws: KeyValueStoreError.self) { _ = try store.value(for: Key<Bool>("flag", default: true)) }
-        let odd = try #require(throws: KeyValueStoreError.self) { _ = try store.value(for: Key<Bool>("odd", default: true)) }
+        #expect(throws: KeyValueStoreError.self) { _ = try store.value(for: KeyValueStore.Key<Bool>("flag", default: true)) }
+        let odd = try #require(throws: KeyValueStoreError.self) { _ = try store.value(for: KeyValueStore.Key<Bool>("odd", default: true)) }
         guard case .invalidValue(let key, let type, _) = odd else {
             Issue.record("expected invalidValue, got \(odd)")
             return
@@ -71,17 +71,17 @@ struct KeyValueStoreTests {
         #expect(key == "odd")
         #expect(type == .bool)
         #expect(throws: KeyValueStoreError.self) {
-            _ = try store.value(for: Key<Settings>("json", default: Settings(theme: "", pageSize: 0)))
+            _ = try store.value(for: KeyValueStore.Key<Settings>("json", default: Settings(theme: "", pageSize: 0)))
         }
         #expect(throws: KeyValueStoreError.typeMismatch(key: "alien", stored: "uuid", expected: .string)) {
-            _ = try store.value(for: Key<String>("alien", default: ""))
+            _ = try store.value(for: KeyValueStore.Key<String>("alien", default: ""))
         }
     }
 
     @Test func settingReplacesAValueOfAnotherType() throws {
-        try store.set(1, for: Key<Int>("k", default: 0))
-        try store.set(true, for: Key<Bool>("k", default: false))
-        #expect(try store.value(for: Key<Bool>("k", default: false)))
+        try store.set(1, for: KeyValueStore.Key<Int>("k", default: 0))
+        try store.set(true, for: KeyValueStore.Key<Bool>("k", default: false))
+        #expect(try store.value(for: KeyValueStore.Key<Bool>("k", default: false)))
         #expect(try store.entries().map(\.type) == ["bool"])
     }
 
@@ -100,10 +100,10 @@ struct KeyValueStoreTests {
         do {
             let first = try ArchiveDatabase(path: path)
             try first.onboarding.changeOnboardingStatusFalse()
-            try first.keyValueStore.set(Settings(theme: "dark", pageSize: 5), for: Key("settings", default: Settings(theme: "", pageSize: 0)))
+            try first.keyValueStore.set(Settings(theme: "dark", pageSize: 5), for: KeyValueStore.Key("settings", default: Settings(theme: "", pageSize: 0)))
         }
         let reopened = try ArchiveDatabase(path: path)
         #expect(try !reopened.onboarding.shouldShowOnboarding())
-        #expect(try reopened.keyValueStore.value(for: Key("settings", default: Settings(theme: "", pageSize: 0))) == Settings(theme: "dark", pageSize: 5))
+        #expect(try reopened.keyValueStore.value(for: KeyValueStore.Key("settings", default: Settings(theme: "", pageSize: 0))) == Settings(theme: "dark", pageSize: 5))
     }
 }

@@ -69,7 +69,7 @@ struct StoreTests {
             middlewares: [
                 Middleware { _, action in
                     guard case .load(let text) = action else { return .none }
-                    return .run(id: "search") { send in
+                    return .run(.cancelInFlight("search")) { send in
                         await gates[text]?.wait()
                         await send(.loaded(text))
                         await bodiesDone.wait()
@@ -97,7 +97,7 @@ struct StoreTests {
                 Middleware { _, action in
                     switch action {
                     case .load(let text):
-                        return .run(id: "job") { send in
+                        return .run(.cancelInFlight("job")) { send in
                             await gate.wait()
                             await send(.loaded(text))
                             await bodyDone.wait()
@@ -128,7 +128,7 @@ struct StoreTests {
             middlewares: [
                 Middleware { _, action in
                     guard case .load(let text) = action else { return .none }
-                    return .run(serializedOn: "writes") { send in
+                    return .run(.serial("writes")) { send in
                         if text == "a" { await first.wait() }
                         await send(.loaded(text))
                     }

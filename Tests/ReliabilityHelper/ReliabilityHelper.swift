@@ -1,4 +1,5 @@
 import ArchiveCore
+import ArchiveTransfer
 import ArchiveStorage
 import Foundation
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ enum ReliabilityHelper {
         var id = firstID
         while true {
             try database.favorites.create(object(id))
-            if id % 10 == 0 { try database.keyValueStore.set(id, for: Key<Int>("lastTenth", default: 0)) }
+            if id % 10 == 0 { try database.keyValueStore.set(id, for: KeyValueStore.Key<Int>("lastTenth", default: 0)) }
             say("ack \(id)")
             id += 1
         }
@@ -62,10 +63,10 @@ enum ReliabilityHelper {
 
     static func importFile(path: String, file: String) throws {
         let database = try ArchiveDatabase(path: path)
-        let count = try FavoritesImporter(path: file).run(into: database.favorites) { progress in
+        let summary = try FavoritesImporter(path: file).run(into: database.favorites) { progress in
             if progress.phase == .importing { say("progress \(progress.records)") }
         }
-        say("imported \(count)")
+        say("imported \(summary.records)")
     }
 
     static func limitFileSize(to bytes: Int) {
@@ -78,7 +79,7 @@ enum ReliabilityHelper {
     static func churn(path: String, index: Int, operations: Int) throws {
         let database = try ArchiveDatabase(path: path)
         let base = (index + 1) * 1_000_000
-        let flag = Key<Bool>("flag.\(index)", default: false)
+        let flag = KeyValueStore.Key<Bool>("flag.\(index)", default: false)
         for operation in 0..<operations {
             let id = base + operation / 2 + 1
             if operation % 2 == 0 {

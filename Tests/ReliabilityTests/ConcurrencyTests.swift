@@ -42,7 +42,7 @@ struct ConcurrencyTests {
             let base = (index + 1) * 1_000_000
             let range = Array((base + 1)...(base + Self.operations / 2))
             #expect(try database.favorites.storedIDs(among: range) == Set((base + 1)...(base + 50)), "process \(index)")
-            #expect(try database.keyValueStore.value(for: Key<Bool>("flag.\(index)", default: true)) == false)
+            #expect(try database.keyValueStore.value(for: KeyValueStore.Key<Bool>("flag.\(index)", default: true)) == false)
         }
         #expect(try database.favorites.storedIDs(among: Array(1...20)) == Set(1...20))
         #expect(try database.onboarding.shouldShowOnboarding())  // the last round (39) reset it

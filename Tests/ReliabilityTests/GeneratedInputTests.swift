@@ -1,5 +1,6 @@
 @testable import ArchiveAPI
 import ArchiveCore
+import ArchiveTransfer
 import ArchiveStorage
 import Foundation
 import TestSupport
@@ -49,10 +50,15 @@ struct GeneratedInputTests {
             let bytes = Self.mutate(base, with: &generator)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let before = try database.favorites.count()
+            let storedBefore = Set(try database.favorites.allObjects().map(\.id))
             do {
-                let count = try FavoritesImporter(path: path).run(into: database.favorites)
+                let summary = try FavoritesImporter(path: path).run(into: database.favorites)
                 accepted += 1
-                #expect(try database.favorites.count() <= before + count, "case \(index)")
+                // Exactly the IDs stored before plus those of the file (read again, independently).
+                let fileIDs = try Self.ids(inFile: path)
+                #expect(summary.records == fileIDs.count, "case \(index)")
+                #expect(summary.imported == Set(fileIDs).count, "case \(index)")
+                #expect(try database.favorites.count() == storedBefore.union(fileIDs).count, "case \(index)")
             } catch let error as FavoritesImportError {
                 refused += 1
                 #expect(!error.description.isEmpty)
@@ -101,5 +107,15 @@ struct GeneratedInputTests {
         #expect(try await catalog.getArchiveResponse(keyword: "%", category: "").isEmpty)
         #expect(try database.favorites.count() == 1)
         #expect(try database.integrityReport().isOK)
+    }
+
+    /// The IDs of the records of an import file, in order, read with the reader alone.
+    static func ids(inFile path: String) throws -> [Int] {
+        let handle = try #require(FileHandle(forReadingAtPath: path))
+        defer { try? handle.close() }
+        var reader = FavoritesJSONReader(handle: handle, defaultStoredAt: Date())
+        var ids: [Int] = []
+        while let object = try reader.next() { ids.append(object.id) }
+        return ids
     }
 }

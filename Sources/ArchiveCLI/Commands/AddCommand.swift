@@ -1,16 +1,17 @@
-import ArchiveCore
+import ArchiveFront
 import ArgumentParser
 
 /// `archive add ID`.
 struct AddCommand: StorageCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Store the catalog dish with this ID as a favorite.")
+    static let catalogUse = ArchiveSession.CatalogUse.needed
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: ArchiveCommand
 
-    @Argument(help: "The dish's ID (see `archive search`).")
-    var id: Int
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The dish's ID (see `archive search`).", valueName: "id"))
+    var idArgument: [String] = []
 
-    var action: ArchiveAction { .addArchiveObjectWithID(id) }
-    var storesFavorite: Bool { true }
+    func action(id: Int) -> ArchiveAction { .addArchiveObjectWithID(id) }
 }

@@ -1,35 +1,23 @@
-import ArchiveAPI
-import ArchiveCore
-import ArchiveStorage
-import Redux
+import ArchiveFront
 import ArgumentParser
 
 /// `archive check`.
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check the database's integrity (exit 1 when a problem is found).")
+        abstract: "Check the database's integrity (exit 1 when a problem is found).",
+        discussion: "Reads only: nothing is created, migrated or repaired. A file that cannot be opened is reported as a problem.")
 
     @OptionGroup var global: GlobalOptions
-
-    struct Output: Encodable {
-        let database: String
-        let ok: Bool
-        let problems: [String]
-        let favorites: Int
-        let keyValueEntries: Int
-    }
+    @ParentCommand var root: ArchiveCommand
 
     func run() async throws {
-        let session = try global.openSession()
-        let report = try session.database.integrityReport()
-        if global.json {
-            try JSONOutput.print(Output(
-                database: session.location.databasePath, ok: report.isOK, problems: report.problems,
-                favorites: report.favorites, keyValueEntries: report.keyValueEntries))
+        let report = try ArchiveDatabase.integrityReport(path: location().databasePath)
+        if json {
+            try JSONOutput.print(report)
         } else {
             print(report.isOK ? "ok" : "problems found:")
-            report.problems.forEach { print("  \($0)") }
+            report.problems.forEach { print("  \(TerminalText.visible($0))") }
             print("\(report.favorites) favorites, \(report.keyValueEntries) key-value entries")
         }
         if !report.isOK {

@@ -1,11 +1,8 @@
-import ArchiveAPI
-import ArchiveCore
-import ArchiveStorage
-import Redux
+import ArchiveFront
 import ArgumentParser
 
 /// `archive onboarding [status|dismiss|reset]`.
-struct OnboardingCommand: AsyncParsableCommand {
+struct OnboardingCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "onboarding",
         abstract: "Read or change the first-launch onboarding flag of the database.")
@@ -15,6 +12,7 @@ struct OnboardingCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: ArchiveCommand
 
     @Argument(help: "status (default), dismiss (never show again) or reset (show again).")
     var operation: Operation = .status
@@ -24,12 +22,12 @@ struct OnboardingCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await execute()
+        try await execute(session: openSession(catalog: .unused))
     }
 
     @MainActor
-    private func execute() async throws {
-        let store = try global.openSession().makeStore()
+    private func execute(session: ArchiveSession) async throws {
+        let store = session.makeStore()
         switch operation {
         case .status: store.dispatch(.onboarding(.request))
         case .dismiss: store.dispatch(.onboarding(.close))
@@ -40,7 +38,7 @@ struct OnboardingCommand: AsyncParsableCommand {
         if let message = state.errorMessage {
             throw CLIError(message)
         }
-        if global.json {
+        if json {
             try JSONOutput.print(Output(showOnboarding: state.showOnboarding))
         } else {
             print(state.showOnboarding ? "onboarding: shown at the next launch" : "onboarding: dismissed")

@@ -1,16 +1,17 @@
-import ArchiveCore
+import ArchiveFront
 import ArgumentParser
 
 /// `archive remove ID`.
 struct RemoveCommand: StorageCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove the favorite with this ID.")
+        commandName: "remove", abstract: "Remove the favorite with this ID (exit 1 when it is not stored).")
+    static let catalogUse = ArchiveSession.CatalogUse.unused
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: ArchiveCommand
 
-    @Argument(help: "The favorite's ID (see `archive favorites`).")
-    var id: Int
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The favorite's ID (see `archive favorites`).", valueName: "id"))
+    var idArgument: [String] = []
 
-    var action: ArchiveAction { .deleteArchiveObject(id: id) }
-    var storesFavorite: Bool { false }
+    func action(id: Int) -> ArchiveAction { .deleteArchiveObject(id: id) }
 }

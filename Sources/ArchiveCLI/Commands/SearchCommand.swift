@@ -1,30 +1,27 @@
-import ArchiveAPI
-import ArchiveCore
-import ArchiveStorage
-import Redux
+import ArchiveFront
 import ArgumentParser
 
 /// `archive search [KEYWORD] [--category C]`.
-struct SearchCommand: AsyncParsableCommand {
+struct SearchCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search the catalog by keyword and category; ♥ marks stored favorites.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: ArchiveCommand
 
-    @Argument(help: "Text to find in the dish name, shop name or introduction (all dishes when omitted).")
+    @Argument(help: "Text to find, ignoring case, in the dish name, shop name or introduction (all dishes when omitted).")
     var keyword: String = ""
 
     @Option(name: .shortAndLong, help: "Only this category (exact match; see `archive categories`).")
     var category: String = ""
 
     func run() async throws {
-        try await execute()
+        try await execute(session: openSession(catalog: .needed))
     }
 
     @MainActor
-    private func execute() async throws {
-        let session = try global.openSession()
+    private func execute(session: ArchiveSession) async throws {
         let store = session.makeStore()
         store.dispatch(.archive(.requestWithConditions(inputText: keyword, selectedCategory: category)))
         await store.finishEffects()
@@ -33,36 +30,29 @@ struct SearchCommand: AsyncParsableCommand {
             throw CLIError(state.errorMessage ?? "the search failed")
         }
         let rows = state.archiveCellViewObjects
-        if global.json {
+        if json {
             try JSONOutput.print(OutputShapes.Search(
-                keyword: keyword, category: category, count: rows.count, results: rows.map(OutputShapes.row)))
+                keyword: keyword, category: category, count: rows.count, results: rows.map(OutputShapes.Row.init)))
             return
         }
         let colors = Terminal.colorsOnStdout
+        let keyword = SearchKeyword(self.keyword)
+        func text(_ value: String) -> String { Terminal.highlighted(HighlightedText(value, keyword: keyword), enabled: colors) }
         for row in rows {
             let heart = row.isStored ? "♥" : "♡"
-            let name = Terminal.highlighting(keyword, in: row.dishName, enabled: colors)
-            let shop = Terminal.highlighting(keyword, in: row.shopName, enabled: colors)
-            let categoryText = Terminal.styled(row.category, Terminal.bold, enabled: colors && !category.isEmpty)
-            print("\(heart) \(String(row.id).leftPadded(to: 4))  \(categoryText)  \(name) — \(shop)")
-            print("        \(Terminal.highlighting(keyword, in: row.introduction, enabled: colors))")
+            let categoryText = Terminal.styled(TerminalText.visible(row.category), Terminal.bold, enabled: colors && !category.isEmpty)
+            print("\(heart) \(String(row.id).leftPadded(to: 4))  \(categoryText)  \(text(row.dishName)) — \(text(row.shopName))")
+            print("        \(text(row.introduction))")
         }
-        let conditions = [keyword.isEmpty ? nil : "\"\(keyword)\"", category.isEmpty ? nil : "in \(category)"]
+        let conditions = [keyword.isEmpty ? nil : "\"\(TerminalText.visible(keyword.text))\"", category.isEmpty ? nil : "in \(TerminalText.visible(category))"]
             .compactMap { $0 }.joined(separator: " ")
         let stored = rows.filter(\.isStored).count
         Terminal.message("\(rows.count) result\(rows.count == 1 ? "" : "s")\(conditions.isEmpty ? "" : " for " + conditions), \(stored) stored")
         if rows.isEmpty, !category.isEmpty {
             let categories = (try? await session.api.categories()) ?? []
             if !categories.isEmpty, !categories.contains(category) {
-                Terminal.message("note: the catalog has no category '\(category)'; its categories are \(categories.joined(separator: ", "))")
+                Terminal.message("note: the catalog has no category '\(TerminalText.visible(category))'; its categories are \(categories.map(TerminalText.visible).joined(separator: ", "))")
             }
         }
-    }
-}
-
-extension String {
-    /// The string with spaces before it up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -1,9 +1,9 @@
-import ArchiveAPI
+import ArchiveFront
 import ArgumentParser
 import Foundation
 
 /// `archive serve [--port P] [--delay MS] [--fail-rate R]`.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the bundled catalog over HTTP on 127.0.0.1, as a json-server-style endpoint.",
@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: ArchiveCommand
 
     @Option(help: "The port (0 picks a free one).")
     var port: Int = 3000
@@ -27,14 +28,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard delay >= 0 else { throw ValidationError("--delay must not be negative, got \(delay)") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, got \(failRate)") }
-        if global.apiURL != nil {
+        if options.archive.apiURL != nil {
             throw ValidationError("serve always serves the bundled catalog: drop --api-url")
         }
     }
 
     func run() async throws {
         let server = CatalogServer(catalog: BundledArchiveRepository(), delay: .milliseconds(delay), failRate: failRate)
-        let json = global.json
+        let json = self.json
         do {
             try await server.run(port: UInt16(port)) { url in
                 let line = json ? #"{"url":"\#(url)"}"# : url

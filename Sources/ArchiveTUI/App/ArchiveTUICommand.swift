@@ -1,4 +1,4 @@
-import ArchiveCore
+import ArchiveFront
 import ArgumentParser
 
 /// `archive-tui`: the Archive screen in a terminal.
@@ -7,28 +7,16 @@ struct ArchiveTUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tui",
         abstract: "The Archive screen in a terminal: search dishes, heart favorites, browse them.",
-        discussion: "Press ? inside for the keys. Shares the database and catalog of `archive`.")
+        discussion: "Press ? inside for the keys. Shares the database, catalog and options of `archive`.")
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The database file (env ARCHIVE_DATABASE; default $XDG_DATA_HOME/favorite-archive/favorites.sqlite3).",
-            valueName: "path"))
-    var database: String?
-
-    @Option(
-        name: .customLong("api-url"),
-        help: ArgumentHelp("A json-server-style catalog endpoint (env ARCHIVE_API_URL; default the bundled catalog).", valueName: "url"))
-    var apiURL: String?
+    @OptionGroup var options: ArchiveOptions
 
     func run() async throws {
-        let location = ArchiveLocation(databaseFlag: database, apiURLFlag: apiURL)
-        try await Self.start(location: location)
+        try await Self.start(session: ArchiveSession(location: options.location()))
     }
 
     @MainActor
-    private static func start(location: ArchiveLocation) async throws {
-        let session = try ArchiveSession(location: location)
+    private static func start(session: ArchiveSession) async throws {
         try await TUIApp(session: session).run()
     }
 }

@@ -1,7 +1,5 @@
-import ArchiveAPI
-import ArchiveCore
+import ArchiveFront
 import Foundation
-import Redux
 
 /// The TUI's loop: events in (keys, resizes, new states, timers), actions to
 /// the store, the rendered screen out. The state is the store's; this keeps

@@ -1,6 +1,4 @@
-import ArchiveAPI
-import ArchiveCore
-import ArchiveStorage
+import ArchiveFront
 
 /// Maps a key to view changes and actions: pure, so every binding is tested
 /// without a terminal. Hearts change only by dispatching actions; the view

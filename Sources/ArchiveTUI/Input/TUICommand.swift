@@ -1,4 +1,4 @@
-import ArchiveCore
+import ArchiveFront
 
 /// What handling a key asks the app loop to do.
 enum TUICommand: Equatable, Sendable {

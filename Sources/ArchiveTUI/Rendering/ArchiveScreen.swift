@@ -1,6 +1,4 @@
-import ArchiveAPI
-import ArchiveCore
-import ArchiveStorage
+import ArchiveFront
 import Foundation
 
 /// Draws the whole screen from the app's state and the view's state: a pure
@@ -141,32 +139,35 @@ enum ArchiveScreen {
         var x = buffer.write(heart, x: 1, y: y, style: heartStyle)
         x += 1
         let keyword = state.inputText
-        x = writeHighlighted(&buffer, DisplayWidth.truncate(row.dishName, to: max(1, width - x - 1)), keyword: keyword, x: x, y: y, base: base.merged(with: .bold), limit: width - 1)
+        x = writeHighlighted(&buffer, row.dishName, keyword: keyword, x: x, y: y, base: base.merged(with: .bold), limit: width - 1)
         let categoryStyle = row.category == state.selectedCategory ? base.merged(with: .highlight) : base.merged(with: .dim)
         if x + 2 < width - 1 {
             x = buffer.write(row.category, x: x + 2, y: y, style: categoryStyle, limit: width - 1)
         }
         if x + 3 < width - 1 {
             x = buffer.write(" · ", x: x, y: y, style: base.merged(with: .dim), limit: width - 1)
-            writeHighlighted(&buffer, DisplayWidth.truncate(row.shopName, to: max(1, width - x - 1)), keyword: keyword, x: x, y: y, base: base, limit: width - 1)
+            writeHighlighted(&buffer, row.shopName, keyword: keyword, x: x, y: y, base: base, limit: width - 1)
         }
-        let introduction = DisplayWidth.truncate(row.introduction, to: max(1, width - 5))
-        writeHighlighted(&buffer, introduction, keyword: keyword, x: 3, y: y + 1, base: base.merged(with: .dim), limit: width - 1)
+        writeHighlighted(&buffer, row.introduction, keyword: keyword, x: 3, y: y + 1, base: base.merged(with: .dim), limit: width - 1)
     }
 
-    /// Writes `text`, with every occurrence of `keyword` (ignoring case) highlighted.
+    /// Writes `text` with the parts `keyword` matched highlighted (the search's own
+    /// match ranges, ``HighlightedText``), cut with "…" to the columns before `limit`.
     @discardableResult
     static func writeHighlighted(_ buffer: inout ScreenBuffer, _ text: String, keyword: String, x: Int, y: Int, base: Style, limit: Int) -> Int {
-        let keyword = keyword.trimmingCharacters(in: .whitespaces)
-        guard !keyword.isEmpty else { return buffer.write(text, x: x, y: y, style: base, limit: limit) }
+        let segments = HighlightedText(text, keyword: SearchKeyword(keyword)).segments
+        let whole = segments.map(\.text).joined()
+        let shown = DisplayWidth.truncate(whole, to: limit - x)
+        let isCut = shown != whole
+        var left = shown.count - (isCut ? 1 : 0)
         var x = x
-        var rest = text[...]
-        while let range = rest.range(of: keyword, options: .caseInsensitive) {
-            x = buffer.write(rest[..<range.lowerBound], x: x, y: y, style: base, limit: limit)
-            x = buffer.write(rest[range], x: x, y: y, style: base.merged(with: .highlight), limit: limit)
-            rest = rest[range.upperBound...]
+        for segment in segments where left > 0 {
+            let piece = segment.text.prefix(left)
+            x = buffer.write(piece, x: x, y: y, style: segment.isMatch ? base.merged(with: .highlight) : base, limit: limit)
+            left -= piece.count
         }
-        return buffer.write(rest, x: x, y: y, style: base, limit: limit)
+        if isCut { x = buffer.write("…", x: x, y: y, style: base, limit: limit) }
+        return x
     }
 
     // MARK: - Favorites view

@@ -1,3 +1,5 @@
+import ArchiveFront
+
 /// An in-memory grid of cells: what the screen should show. Rendering writes
 /// into it; tests read it; the terminal driver only diffs and draws it.
 ///
@@ -23,9 +25,14 @@ struct ScreenBuffer: Equatable, Sendable {
 
     /// Writes `text` at (`x`, `y`) in `style`, stopping before column `limit`
     /// (the right edge by default). Returns the column after the last cell written.
+    ///
+    /// Control characters (escape sequences, carriage returns, bidi overrides)
+    /// are written as visible escapes (``TerminalText/visible(_:)``): text from a
+    /// server or a file never reaches the terminal as commands.
     @discardableResult
     mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style = .plain, limit: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
+        let text = TerminalText.visible(text)
         let end = min(limit ?? width, width)
         var column = x
         for character in text {

@@ -151,6 +151,16 @@ public struct FavoritesJSONReader {
             negative = true
             reader.advance()
         }
+        if try reader.peek() == UInt8(ascii: "0") {
+            reader.advance()
+            if let byte = try reader.peek(), (48...57).contains(byte) {
+                throw syntax("a number with a leading zero in record \(index) (field '\(field)'): JSON does not allow it")
+            }
+            if let byte = try reader.peek(), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                throw FavoritesImportError.invalidRecord(index: index, field: field, reason: "must be an integer, found a fraction or exponent")
+            }
+            return 0
+        }
         var value = 0
         var digits = 0
         var overflow = false
@@ -305,11 +315,39 @@ public struct FavoritesJSONReader {
                 guard separator == UInt8(ascii: ",") else { throw syntax("expected ',' in a nested value of record \(index)") }
             }
         case let byte? where byte == UInt8(ascii: "-") || (48...57).contains(byte):
-            while let next = try reader.peek(), (48...57).contains(next) || "+-.eE".utf8.contains(next) {
-                reader.advance()
-            }
+            try skipNumber(index: index)
         default:
             throw syntax("expected a value in record \(index), found \(try describeNext())")
+        }
+    }
+
+    /// Skips a number, following JSON's grammar exactly:
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func skipNumber(index: Int) throws {
+        func digits() throws -> Int {
+            var count = 0
+            while let byte = try reader.peek(), (48...57).contains(byte) {
+                reader.advance()
+                count += 1
+            }
+            return count
+        }
+        let invalid = syntax("an invalid number in record \(index): JSON numbers look like 12, -3, 0.5 or 1e3")
+        if try reader.peek() == UInt8(ascii: "-") { reader.advance() }
+        if try reader.peek() == UInt8(ascii: "0") {
+            reader.advance()
+            if let byte = try reader.peek(), (48...57).contains(byte) { throw invalid }
+        } else if try digits() == 0 {
+            throw invalid
+        }
+        if try reader.peek() == UInt8(ascii: ".") {
+            reader.advance()
+            if try digits() == 0 { throw invalid }
+        }
+        if let byte = try reader.peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            reader.advance()
+            if let sign = try reader.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { reader.advance() }
+            if try digits() == 0 { throw invalid }
         }
     }
 

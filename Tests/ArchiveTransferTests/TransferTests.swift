@@ -1,4 +1,4 @@
-@testable import ArchiveCore
+@testable import ArchiveTransfer
 import ArchiveStorage
 import Foundation
 import TestSupport
@@ -107,7 +107,7 @@ struct TransferTests {
 
         let target = try ArchiveDatabase.inMemory()
         var phases: Set<FavoritesImporter.Progress.Phase> = []
-        #expect(try FavoritesImporter(path: path).run(into: target.favorites) { phases.insert($0.phase) } == 1234)
+        #expect(try FavoritesImporter(path: path).run(into: target.favorites) { phases.insert($0.phase) } == .init(records: 1234, imported: 1234))
         #expect(phases == [.validating, .importing])
         #expect(try target.favorites.allObjects() == (try source.favorites.allObjects()))
     }

@@ -1,0 +1,95 @@
+/// A search keyword, with json-server's `q` semantics: the one definition of
+/// what a keyword matches, used by the bundled catalog's search, the
+/// highlighting of both fronts, and (through ``ArchiveSceneEntity/searchableFields``)
+/// every place that decides whether a dish matches.
+///
+/// A keyword is trimmed of surrounding whitespace; an empty keyword matches
+/// everything. Otherwise it matches a text that contains it, ignoring case:
+/// both sides are folded to lowercase scalar by scalar (Unicode's lowercase
+/// mapping), then compared as UTF-8 bytes.
+public struct SearchKeyword: Sendable, Hashable {
+    /// The keyword as typed, trimmed.
+    public let text: String
+    /// The folded UTF-8 bytes that are searched for.
+    let needle: [UInt8]
+
+    /// The keyword `text` (trimmed of surrounding whitespace).
+    public init(_ text: String) {
+        self.text = text.trimmingWhitespace()
+        self.needle = Self.fold(self.text)
+    }
+
+    /// Whether the keyword is empty (it then matches everything).
+    public var isEmpty: Bool { needle.isEmpty }
+
+    /// Whether `text` contains the keyword, ignoring case (always true for an empty keyword).
+    public func matches(_ text: String) -> Bool {
+        needle.isEmpty || Self.firstMatch(of: needle, in: Self.fold(text), from: 0) != nil
+    }
+
+    /// The ranges of `text` that match the keyword, in order and without overlap:
+    /// exactly what ``matches(_:)`` found, mapped back to the original text
+    /// (so a highlight never marks something other than what matched).
+    public func matchRanges(in text: String) -> [Range<String.Index>] {
+        guard !needle.isEmpty else { return [] }
+        var folded: [UInt8] = []
+        var origins: [String.Index] = []  // for each folded byte, the original scalar it came from
+        folded.reserveCapacity(text.utf8.count)
+        origins.reserveCapacity(text.utf8.count)
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let before = folded.count
+            Self.appendFolded(scalars[index], to: &folded)
+            origins.append(contentsOf: repeatElement(index, count: folded.count - before))
+            index = scalars.index(after: index)
+        }
+        var ranges: [Range<String.Index>] = []
+        var start = 0
+        while let found = Self.firstMatch(of: needle, in: folded, from: start) {
+            let last = found + needle.count - 1
+            let lower = origins[found]
+            let upper = scalars.index(after: origins[last])
+            ranges.append(lower..<upper)
+            // Continue after the last scalar the match touched, so ranges never overlap.
+            start = last + 1
+            while start < origins.count, origins[start] < upper { start += 1 }
+        }
+        return ranges
+    }
+
+    // MARK: - Folding
+
+    /// `text` folded to lowercase, scalar by scalar, as UTF-8.
+    static func fold(_ text: String) -> [UInt8] {
+        var folded: [UInt8] = []
+        folded.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars { appendFolded(scalar, to: &folded) }
+        return folded
+    }
+
+    private static func appendFolded(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+        if scalar.isASCII {
+            let byte = UInt8(scalar.value)
+            output.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+        } else if scalar.properties.changesWhenLowercased {
+            output.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
+        } else {
+            UTF8.encode(scalar) { output.append($0) }
+        }
+    }
+
+    /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
+    static func firstMatch(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, haystack.count - start >= needle.count else { return nil }
+        var position = start
+        let lastStart = haystack.count - needle.count
+        while position <= lastStart {
+            if haystack[position] == first, haystack[position..<(position + needle.count)].elementsEqual(needle) {
+                return position
+            }
+            position += 1
+        }
+        return nil
+    }
+}

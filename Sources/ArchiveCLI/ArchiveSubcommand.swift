@@ -1,0 +1,28 @@
+import ArchiveFront
+import ArgumentParser
+
+/// A subcommand of `archive`: its own options merged with those given before its name.
+protocol ArchiveSubcommand: AsyncParsableCommand {
+    /// The options given after the subcommand's name.
+    var global: GlobalOptions { get }
+    /// The root command, holding the options given before the subcommand's name.
+    var root: ArchiveCommand { get }
+}
+
+extension ArchiveSubcommand {
+    /// The shared options, wherever they were given.
+    var options: GlobalOptions { global.merged(over: root.global) }
+
+    /// Whether to print JSON.
+    var json: Bool { options.json }
+
+    /// Where the database and catalog are.
+    func location() throws -> ArchiveLocation {
+        try options.archive.location()
+    }
+
+    /// Opens the database (as `access` says) and, when `catalog` is `.needed`, the catalog.
+    func openSession(_ access: ArchiveSession.DatabaseAccess = .createIfMissing, catalog: ArchiveSession.CatalogUse) throws -> ArchiveSession {
+        try ArchiveSession(location: location(), database: access, catalog: catalog)
+    }
+}

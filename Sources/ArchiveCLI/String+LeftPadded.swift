@@ -1,0 +1,6 @@
+extension String {
+    /// The string with spaces before it up to `width` characters, for aligned ID columns.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// Where a front finds its database and catalog: a flag beats an environment
+/// variable, which beats the default. Shared by the CLI and the TUI.
+public struct ArchiveLocation: Sendable, Hashable {
+    /// The environment variable naming the database file.
+    public static let databaseVariable = "ARCHIVE_DATABASE"
+    /// The environment variable naming the catalog's base URL.
+    public static let apiURLVariable = "ARCHIVE_API_URL"
+    /// The environment variable giving the catalog's timeout in seconds.
+    public static let apiTimeoutVariable = "ARCHIVE_API_TIMEOUT"
+    /// The catalog's timeout when none is given.
+    public static let defaultAPITimeout = Duration.seconds(10)
+
+    /// The database file.
+    public let databasePath: String
+    /// The catalog's base URL, or `nil` for the bundled catalog.
+    public let apiURL: String?
+    /// The total time one catalog request may take.
+    public let apiTimeout: Duration
+
+    /// Resolves the locations from the flags (`nil` when not given) and `environment`.
+    /// An empty environment variable counts as unset.
+    ///
+    /// The default database is `$XDG_DATA_HOME/favorite-archive/favorites.sqlite3`,
+    /// with `~/.local/share` when `XDG_DATA_HOME` is unset, empty or relative
+    /// (the XDG Base Directory specification says to ignore a relative one).
+    /// Throws ``ArchiveLocationError`` for a timeout that is not a positive number.
+    public init(
+        databaseFlag: String?, apiURLFlag: String?, apiTimeoutFlag: Double? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        databasePath = databaseFlag ?? variable(Self.databaseVariable) ?? Self.defaultDatabasePath(environment: environment)
+        apiURL = apiURLFlag ?? variable(Self.apiURLVariable)
+        if let seconds = apiTimeoutFlag {
+            apiTimeout = try Self.timeout(seconds, source: "--timeout")
+        } else if let text = variable(Self.apiTimeoutVariable) {
+            guard let seconds = Double(text) else {
+                throw ArchiveLocationError.invalidTimeout(text, source: Self.apiTimeoutVariable)
+            }
+            apiTimeout = try Self.timeout(seconds, source: Self.apiTimeoutVariable)
+        } else {
+            apiTimeout = Self.defaultAPITimeout
+        }
+    }
+
+    private static func timeout(_ seconds: Double, source: String) throws -> Duration {
+        // Up to a day: a longer wait is a mistake, and larger values overflow Duration's arithmetic.
+        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw ArchiveLocationError.invalidTimeout(String(seconds), source: source)
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    /// `$XDG_DATA_HOME/favorite-archive/favorites.sqlite3`, or under `~/.local/share`.
+    public static func defaultDatabasePath(environment: [String: String]) -> String {
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = (home as NSString).appendingPathComponent(".local/share")
+        }
+        return ((dataHome as NSString).appendingPathComponent("favorite-archive") as NSString)
+            .appendingPathComponent("favorites.sqlite3")
+    }
+}
+
+/// A location setting that cannot be used.
+public enum ArchiveLocationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The catalog timeout is not a number of seconds between 0 and 86,400.
+    case invalidTimeout(String, source: String)
+
+    /// A message a person can act on.
+    public var description: String {
+        switch self {
+        case .invalidTimeout(let text, let source):
+            return "\(source) '\(text)' is not a timeout: give a number of seconds greater than 0 and at most 86400, such as 10 or 2.5"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import ArgumentParser
+
+/// The options both fronts take: where the database and the catalog are.
+///
+/// A command may declare them twice, on the root command and on a subcommand,
+/// so that `archive --database X search` and `archive search --database X` both
+/// work: ``merged(over:)`` lets the later ones win.
+public struct ArchiveOptions: ParsableArguments, Sendable {
+    /// `--database PATH`.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The database file (env ARCHIVE_DATABASE; default $XDG_DATA_HOME/favorite-archive/favorites.sqlite3).",
+            valueName: "path"))
+    public var database: String?
+
+    /// `--api-url URL`.
+    @Option(
+        name: .customLong("api-url"),
+        help: ArgumentHelp(
+            "A json-server-style catalog endpoint (env ARCHIVE_API_URL; default the bundled catalog).",
+            valueName: "url"))
+    public var apiURL: String?
+
+    /// `--timeout SECONDS`.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most seconds one catalog request may take (env ARCHIVE_API_TIMEOUT; default 10).",
+            valueName: "seconds"))
+    public var timeout: Double?
+
+    /// No options given.
+    public init() {}
+
+    /// Refuses an empty `--database` (it would silently open a throwaway database).
+    public func validate() throws {
+        if database?.isEmpty == true {
+            throw ValidationError("--database needs a file path; an empty path is not a database")
+        }
+        if let timeout {
+            do {
+                _ = try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, apiTimeoutFlag: timeout, environment: [:])
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        if apiURL?.isEmpty == true {
+            throw ValidationError("--api-url needs a URL such as http://127.0.0.1:3000")
+        }
+    }
+
+    /// These options, with those of `earlier` (given before the subcommand) where these are unset.
+    public func merged(over earlier: ArchiveOptions) -> ArchiveOptions {
+        var merged = self
+        merged.database = database ?? earlier.database
+        merged.apiURL = apiURL ?? earlier.apiURL
+        merged.timeout = timeout ?? earlier.timeout
+        return merged
+    }
+
+    /// Where the database and catalog are: flags, then the environment, then the defaults.
+    public func location() throws -> ArchiveLocation {
+        try ArchiveLocation(databaseFlag: database, apiURLFlag: apiURL, apiTimeoutFlag: timeout)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// What a front opens at launch: the database and the catalog of an
+/// ``ArchiveLocation``, and the environment the store runs on.
+public struct ArchiveSession: Sendable {
+    /// How a command uses the database file.
+    public enum DatabaseAccess: Sendable, Hashable {
+        /// Open it, creating the file and its directory when missing (commands that write).
+        case createIfMissing
+        /// Open it only if it exists: a command that only reads never creates a database.
+        case existingOnly
+    }
+
+    /// Whether a command talks to the catalog.
+    public enum CatalogUse: Sendable, Hashable {
+        /// It does: the catalog URL is checked now.
+        case needed
+        /// It does not: a bad catalog URL does not stop it (the bundled catalog stands in).
+        case unused
+    }
+
+    /// Where it was opened from.
+    public let location: ArchiveLocation
+    /// The open database.
+    public let database: ArchiveDatabase
+    /// The catalog: bundled, or HTTP when the location names a URL and the command needs it.
+    public let api: any RequestArchiveRepository
+
+    /// Opens the database and, when `catalog` is `.needed`, the catalog.
+    ///
+    /// Errors say which file or URL failed and why; a refused file is left unchanged,
+    /// and nothing is created for `.existingOnly`.
+    public init(location: ArchiveLocation, database access: DatabaseAccess = .createIfMissing, catalog: CatalogUse = .needed) throws {
+        self.location = location
+        switch catalog {
+        case .needed: self.api = try Self.catalog(at: location)
+        case .unused: self.api = BundledArchiveRepository()
+        }
+        let path = location.databasePath
+        switch access {
+        case .existingOnly:
+            guard FileManager.default.fileExists(atPath: path) else { throw ArchiveStorageError.noDatabase(path: path) }
+        case .createIfMissing:
+            try ArchiveDatabase.checkDatabasePath(path)
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw ArchiveSessionError.cannotCreateDirectory(path: directory, reason: error.localizedDescription)
+                }
+            }
+        }
+        self.database = try ArchiveDatabase(path: path)
+    }
+
+    /// The catalog of `location`: HTTP when it names a URL (checked now), else the bundled one.
+    public static func catalog(at location: ArchiveLocation) throws -> any RequestArchiveRepository {
+        try location.apiURL.map { try HTTPArchiveRepository(baseURL: $0, timeout: location.apiTimeout) }
+            ?? BundledArchiveRepository()
+    }
+
+    /// The environment for a store on this session.
+    public var environment: ArchiveEnvironment {
+        ArchiveEnvironment(database: database, api: api)
+    }
+
+    /// A new store on this session.
+    @MainActor
+    public func makeStore() -> AppStore {
+        AppStore(environment: environment)
+    }
+}
+
+/// Why a session could not be opened, beyond the database's own errors.
+public enum ArchiveSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The database's directory is missing and cannot be created.
+    case cannotCreateDirectory(path: String, reason: String)
+
+    /// A message a person can act on.
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            return "cannot create the database directory \(path): \(reason); pass --database with a writable path"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replaces a regular file whole or not at all: writes a temporary file beside
+/// it (same directory, so the rename cannot cross file systems), syncs it,
+/// renames it onto the target and syncs the directory. On any failure the
+/// temporary file is removed and the target is as it was.
+public struct AtomicFile: Sendable {
+    /// The file to replace (or create).
+    public let path: String
+
+    /// An atomic writer of `path`.
+    public init(replacing path: String) {
+        self.path = path
+    }
+
+    /// Runs `body` with a handle on the temporary file, then puts it in place.
+    public func write<Result>(_ body: (FileHandle) throws -> Result) throws -> Result {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var existing = stat()
+        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        PartialFiles.shared.register(temporary)
+        defer { PartialFiles.shared.unregister(temporary) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        var closed = false
+        do {
+            if existing.st_mode != 0 { fchmod(descriptor, mode) }  // keep the replaced file's permissions, despite the umask
+            let result = try body(handle)
+            guard fsync(descriptor) == 0 else { throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            closed = true
+            guard close(descriptor) == 0 else { throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            guard rename(temporary, path) == 0 else {
+                throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            Self.syncDirectory(directory.isEmpty ? "." : directory)
+            return result
+        } catch {
+            if !closed { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

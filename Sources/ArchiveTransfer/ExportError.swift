@@ -1,0 +1,31 @@
+/// Why an export could not be written. The destination is left as it was.
+public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The output would replace the database (or its WAL, shared-memory or journal file).
+    case outputIsTheDatabase(path: String, database: String)
+    /// The output path cannot be written to (a directory, an empty path...).
+    case invalidOutput(path: String, reason: String)
+    /// Writing failed (disk full, permissions...).
+    case cannotWrite(path: String, reason: String)
+
+    /// The path a writer that does not know its destination reports; the
+    /// destination replaces it with its own.
+    static let unnamedOutput = "the output"
+
+    /// The same error, naming `path` if it named no output.
+    func naming(_ path: String) -> ExportError {
+        if case .cannotWrite(Self.unnamedOutput, let reason) = self { return .cannotWrite(path: path, reason: reason) }
+        return self
+    }
+
+    /// A message a person can act on.
+    public var description: String {
+        switch self {
+        case .outputIsTheDatabase(let path, let database):
+            return "refusing to export to \(path): it is the database \(database) (or one of its files); nothing was written — choose another --output"
+        case .invalidOutput(let path, let reason):
+            return "cannot export to '\(path)': \(reason); nothing was written"
+        case .cannotWrite(let path, let reason):
+            return "cannot write \(path): \(reason); no file was written"
+        }
+    }
+}

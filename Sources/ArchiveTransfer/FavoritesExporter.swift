@@ -1,0 +1,47 @@
+public import ArchiveStorage
+public import Foundation
+
+/// Writes every stored favorite, newest first, in the export format: a JSON
+/// array with one record a line, fields in a fixed order —
+/// `{"id":17,"photoUrl":"…","category":"洋食","dishName":"…","shopName":"…","introduction":"…","storedAt":"2026-11-22T04:19:57.123Z"}`.
+///
+/// It reads through keyset pages and writes in 64 KiB chunks, so memory stays
+/// bounded whatever the number of favorites.
+public enum FavoritesExporter {
+    /// Writes every favorite of `favorites` to `handle`; `progress` gets the count written so far.
+    /// Returns the count written.
+    @discardableResult
+    public static func export(
+        _ favorites: any StoredArchiveDataRepository, to handle: FileHandle, pageSize: Int = 5_000,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> Int {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 17)
+        func flush(force: Bool) throws {
+            guard force || buffer.count >= 1 << 16 else { return }
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                throw ExportError.cannotWrite(path: ExportError.unnamedOutput, reason: error.localizedDescription)
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        buffer.append(contentsOf: "[\n".utf8)
+        var count = 0
+        var cursor: StoredArchivePageCursor?
+        repeat {
+            let page = try favorites.page(after: cursor, limit: pageSize)
+            for object in page.objects {
+                if count > 0 { buffer.append(contentsOf: ",\n".utf8) }
+                FavoriteRecordEncoder.append(object, to: &buffer)
+                count += 1
+                try flush(force: false)
+            }
+            progress(count)
+            cursor = page.nextCursor
+        } while cursor != nil
+        buffer.append(contentsOf: (count > 0 ? "\n]\n" : "]\n").utf8)
+        try flush(force: true)
+        return count
+    }
+}

@@ -1,0 +1,192 @@
+public import ArchiveStorage
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Imports a file of the export format (see ``FavoritesJSONReader``) all or nothing.
+///
+/// Two passes over the file: the first validates every record and stops at
+/// the first bad one (the error names its index and field) before the
+/// database is touched; the second stores them all in one transaction.
+/// Both stream the file, so memory stays bounded whatever its size.
+///
+/// Input that cannot be read twice (standard input as `-`, a pipe, `<(…)`) is
+/// first copied once into a temporary file in `spoolDirectory`, which is
+/// removed afterwards whatever happens.
+public struct FavoritesImporter: Sendable {
+    /// Where an import is.
+    public struct Progress: Sendable, Hashable {
+        /// The passes.
+        public enum Phase: String, Sendable, Hashable {
+            /// Copying input that cannot be read twice.
+            case reading
+            /// Reading and checking every record.
+            case validating
+            /// Storing them.
+            case importing
+        }
+
+        /// The pass.
+        public let phase: Phase
+        /// Records done in this pass.
+        public let records: Int
+        /// Bytes of the file read in this pass.
+        public let bytesRead: Int
+        /// The file's size in bytes (0 while unknown).
+        public let totalBytes: Int
+    }
+
+    /// What an import did.
+    public struct Summary: Sendable, Hashable, Encodable {
+        /// Records read from the file.
+        public let records: Int
+        /// Favorites written: records less those that repeat an ID of an earlier record.
+        public let imported: Int
+    }
+
+    /// The file to import, or `-` for standard input.
+    public let path: String
+    /// The `storedAt` of records that have none.
+    public let defaultStoredAt: Date
+    /// Where input that cannot be read twice is copied to.
+    public let spoolDirectory: String
+
+    /// An importer of the file at `path` (`-` for standard input).
+    public init(path: String, defaultStoredAt: Date = Date(), spoolDirectory: String = NSTemporaryDirectory()) {
+        self.path = path
+        self.defaultStoredAt = defaultStoredAt
+        self.spoolDirectory = spoolDirectory
+    }
+
+    /// Reads and validates every record without touching any database; returns their count.
+    @discardableResult
+    public func validate(progress: (Progress) -> Void = { _ in }) throws -> Int {
+        try withSource(progress: progress) { source in
+            var duplicates = DuplicateIDCounter(expectedRecords: 0)
+            return try validate(source, duplicates: &duplicates, progress: progress)
+        }
+    }
+
+    /// Validates the whole file, then stores every record into `favorites` in one
+    /// transaction. On any error nothing was stored.
+    @discardableResult
+    public func run(into favorites: any StoredArchiveDataRepository, progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        try withSource(progress: progress) { source in
+            var duplicates = DuplicateIDCounter(expectedRecords: source.size / 64)
+            try validate(source, duplicates: &duplicates, progress: progress)
+            let records = try withReader(source) { reader in
+                try favorites.create(from: {
+                    let object = try reader.next()
+                    if let object { duplicates.count(object.id) }
+                    return object
+                }) { count in
+                    progress(Progress(phase: .importing, records: count, bytesRead: reader.bytesRead, totalBytes: source.size))
+                }
+            }
+            return Summary(records: records, imported: records - duplicates.repeats)
+        }
+    }
+
+    // MARK: - Passes
+
+    @discardableResult
+    private func validate(_ source: Source, duplicates: inout DuplicateIDCounter, progress: (Progress) -> Void) throws -> Int {
+        try withReader(source) { reader in
+            while let object = try reader.next() {
+                duplicates.note(object.id)
+                if reader.count % 10_000 == 0 {
+                    progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
+                }
+            }
+            progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
+            return reader.count
+        }
+    }
+
+    // MARK: - Input
+
+    /// A file that can be read twice.
+    private struct Source {
+        let path: String
+        let size: Int
+    }
+
+    private func withReader<Result>(_ source: Source, _ body: (inout FavoritesJSONReader) throws -> Result) throws -> Result {
+        guard let handle = FileHandle(forReadingAtPath: source.path) else {
+            throw FavoritesImportError.cannotRead(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        var reader = FavoritesJSONReader(handle: handle, defaultStoredAt: defaultStoredAt)
+        do {
+            return try body(&reader)
+        } catch let error as CocoaError {
+            throw FavoritesImportError.cannotRead(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// The input as a file that can be read twice: the file itself when it is a
+    /// regular file, else a spooled copy (removed when `body` returns or throws).
+    private func withSource<Result>(progress: (Progress) -> Void, _ body: (Source) throws -> Result) throws -> Result {
+        if path != "-" {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw FavoritesImportError.cannotRead(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                return try body(Source(path: path, size: Int(info.st_size)))
+            case S_IFDIR:
+                throw FavoritesImportError.cannotRead(path: path, reason: "it is a directory")
+            default:
+                break  // a pipe, a FIFO, a character device: read it once, into a spool file
+            }
+        }
+        let spool = try spool(progress: progress)
+        defer {
+            unlink(spool.path)
+            PartialFiles.shared.unregister(spool.path)
+        }
+        return try body(spool)
+    }
+
+    /// Copies the whole input into a new temporary file in ``spoolDirectory``.
+    private func spool(progress: (Progress) -> Void) throws -> Source {
+        let input: FileHandle
+        if path == "-" {
+            input = .standardInput
+        } else {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw FavoritesImportError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+            input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        }
+        let spoolPath = (spoolDirectory as NSString).appendingPathComponent(".import-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let descriptor = open(spoolPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw FavoritesImportError.cannotRead(path: path, reason: "cannot spool it to \(spoolDirectory): \(String(cString: strerror(errno)))")
+        }
+        PartialFiles.shared.register(spoolPath)
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var size = 0
+        do {
+            while let chunk = try input.read(upToCount: 1 << 16), !chunk.isEmpty {
+                do {
+                    try output.write(contentsOf: chunk)
+                } catch {
+                    throw FavoritesImportError.cannotRead(path: path, reason: "cannot spool it to \(spoolDirectory): \(error.localizedDescription)")
+                }
+                size += chunk.count
+                progress(Progress(phase: .reading, records: 0, bytesRead: size, totalBytes: 0))
+            }
+        } catch let error as FavoritesImportError {
+            unlink(spoolPath)
+            PartialFiles.shared.unregister(spoolPath)
+            throw error
+        } catch {
+            unlink(spoolPath)
+            PartialFiles.shared.unregister(spoolPath)
+            throw FavoritesImportError.cannotRead(path: path, reason: error.localizedDescription)
+        }
+        return Source(path: spoolPath, size: size)
+    }
+}
