@@ -169,6 +169,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ArchiveFrontTests",
+            dependencies: ["ArchiveFront", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ArchiveCoreTests",
             dependencies: ["ArchiveCore", "ArchiveAPI", "ArchiveStorage", "Redux", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings

@@ -8,11 +8,4 @@ public struct StorageChange: Sendable, Hashable, Encodable {
     public let isStored: Bool
     /// Whether anything changed (`false` when unstoring an ID that was not stored).
     public let changed: Bool
-
-    /// Creates a change from its parts.
-    public init(id: Int, isStored: Bool, changed: Bool) {
-        self.id = id
-        self.isStored = isStored
-        self.changed = changed
-    }
 }

@@ -28,7 +28,8 @@ struct CLIBadInputTests {
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedUnchanged() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator.random()
+        print("aFileThatIsNotSQLiteIsRefusedUnchanged: random bytes from seed \(generator.seed)")
         try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: cli.database))
         try expectRefusal(["search", "チーズ"], mentioning: "not a database")
         try expectRefusal(["add", "17"], mentioning: "not a database")

@@ -26,7 +26,7 @@ struct TUIEndToEndTests {
 
     @discardableResult
     func tmux(_ arguments: String...) throws -> String {
-        try BuiltProduct.run(tmux, ["-L", socket] + arguments).output
+        try ChildProcess.run(tmux, ["-L", socket] + arguments).stdout
     }
 
     func screen() throws -> String {
@@ -38,15 +38,19 @@ struct TUIEndToEndTests {
     func waitForScreen(_ what: String, timeout: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
         let deadline = ContinuousClock.now + timeout
         var last = ""
+        var pause = Duration.milliseconds(5)
         while ContinuousClock.now < deadline {
             last = try screen()
             if condition(last) { return last }
+            // Back off (5 ms doubling to 200 ms): the TUI gets the CPU instead of tmux polls.
+            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
+            pause = min(pause * 2, .milliseconds(200))
         }
         throw TUITestError("timed out waiting for \(what); the screen was:\n\(last)")
     }
 
     func sessionIsRunning() throws -> Bool {
-        try BuiltProduct.run(tmux, ["-L", socket, "has-session", "-t", session]).status == 0
+        try ChildProcess.run(tmux, ["-L", socket, "has-session", "-t", session]).status == 0
     }
 
     @Test func dismissOnboardingSearchHeartARowQuitAndTheFavoriteIsStored() throws {
@@ -74,10 +78,10 @@ struct TUIEndToEndTests {
         while try sessionIsRunning(), ContinuousClock.now < deadline {}
         #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
 
-        let favorites = try BuiltProduct.run(
+        let favorites = try ChildProcess.run(
             BuiltProduct.url(named: "archive").path, ["favorites", "--json", "--database", database])
         #expect(favorites.status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(favorites.output.utf8)) as? [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(favorites.stdout.utf8)) as? [String: Any]
         let ids = (json?["favorites"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
         #expect(ids == [17])
 
@@ -95,12 +99,12 @@ struct TUIEndToEndTests {
     @Test func anotherProcessAddingAFavoriteShowsUpWithoutARestart() throws {
         let database = directory.path("shared.sqlite3")
         let archive = BuiltProduct.url(named: "archive").path
-        #expect(try BuiltProduct.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { _ = try? tmux("kill-server") }
         try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", "'\(tui)' --database '\(database)'")
         try waitForScreen("the catalog") { $0.contains("66 dishes, 0 ♥") }
-        #expect(try BuiltProduct.run(archive, ["add", "1", "--database", database]).status == 0)
+        #expect(try ChildProcess.run(archive, ["add", "1", "--database", database]).status == 0)
         let updated = try waitForScreen("the heart added by another process", timeout: .seconds(5)) { $0.contains("66 dishes, 1 ♥") }
         #expect(updated.contains("♥ 親子丼"))
         try tmux("send-keys", "-t", session, "C-c")

@@ -15,7 +15,7 @@ struct ConcurrencyTests {
         _ = try ArchiveDatabase(path: path)  // created and migrated once; the others race on the rest
 
         let children = try (0..<Self.processes).map { index in
-            try ChildProcess(["churn", path, String(index), String(Self.operations)])
+            try helper(["churn", path, String(index), String(Self.operations)])
         }
         // Meanwhile the CLI stores and removes catalog dishes and flips the onboarding flag.
         let archive = BuiltProduct.url(named: "archive").path
@@ -24,13 +24,13 @@ struct ConcurrencyTests {
             await Task.yield()
             let id = String(round % 20 + 1)
             for arguments in [["add", id], ["remove", id], ["add", id], ["onboarding", round % 2 == 0 ? "dismiss" : "reset"]] {
-                let result = try BuiltProduct.run(archive, arguments + ["--database", path])
+                let result = try ChildProcess.run(archive, arguments + ["--database", path])
                 if result.status != 0 { cliFailures.append("\(arguments): status \(result.status)") }
             }
         }
         for (index, child) in children.enumerated() {
             let line = child.nextLine()
-            let (status, stderr) = child.wait()
+            let (status, stderr) = { let result = child.wait(); return (result.status, result.stderr) }()
             #expect(status == 0 && line == "done \(Self.operations)", "process \(index): \(stderr)")
             #expect(!stderr.contains("locked") && !stderr.contains("busy"), "process \(index): \(stderr)")
         }

@@ -16,7 +16,7 @@ struct CrashTests {
         for round in 0..<Self.kills {
             await Task.yield()  // rounds block on pipes: let other tests' tasks run between them
             let next = try ArchiveDatabase(path: path).favorites.count() + 1
-            let child = try ChildProcess(["ack-writes", path, String(next)])
+            let child = try helper(["ack-writes", path, String(next)])
             let target = Int.random(in: 1...40, using: &generator)
             var seen = 0
             while seen < target, let line = child.nextLine() {
@@ -53,7 +53,7 @@ struct CrashTests {
         var generator = SeededGenerator(seed: 42)
         for round in 0..<5 {
             await Task.yield()
-            let child = try ChildProcess(["import", path, file])
+            let child = try helper(["import", path, file])
             let target = Int.random(in: 1...5, using: &generator)
             var seen = 0
             while seen < target, let line = child.nextLine() {

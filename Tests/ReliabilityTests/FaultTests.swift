@@ -27,10 +27,10 @@ struct FaultTests {
         let file = directory.path("import.json")
         try writeImportFile(file, firstID: 5_000_001, count: 50_000)
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        let child = try ChildProcess(["import", path, file, String(size + 256 * 1024)])
+        let child = try helper(["import", path, file, String(size + 256 * 1024)])
         var lines: [String] = []
         while let line = child.nextLine() { lines.append(line) }
-        let (status, stderr) = child.wait()
+        let (status, stderr) = { let result = child.wait(); return (result.status, result.stderr) }()
         #expect(status == 1, "the import should have failed: \(lines)")
         #expect(stderr.contains("File too large"), "\(stderr)")
         let database = try ArchiveDatabase(path: path)

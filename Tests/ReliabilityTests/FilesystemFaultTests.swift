@@ -7,7 +7,7 @@ import Testing
 enum MountSupport {
     static let canMount: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        return (try? BuiltProduct.run("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
+        return (try? ChildProcess.run("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
             "d=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs $d && umount $d && rmdir $d"]).status) == 0
     }()
 }
@@ -21,10 +21,10 @@ struct FilesystemFaultTests {
     func runIsolated(_ script: String) throws -> String {
         let archive = BuiltProduct.url(named: "archive").path
         let helper = BuiltProduct.url(named: "ReliabilityHelper").path
-        let result = try BuiltProduct.run("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
+        let result = try ChildProcess.run("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
             "exec 2>&1; set -u; A='\(archive)'; H='\(helper)'; D=$(mktemp -d); mount -t tmpfs -o size=2m tmpfs $D || exit 90; " + script])
         #expect(result.status != 90, "could not mount a tmpfs")
-        return result.output
+        return result.stdout
     }
 
     @Test func aReadOnlyFileSystemGivesAClearErrorAndChangesNothing() throws {

@@ -88,14 +88,14 @@ struct DatabaseTests {
     @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUnchanged() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("random.bin")
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator.random()
         let bytes = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try bytes.write(to: URL(fileURLWithPath: path))
         let snapshot = FileSnapshot(path: path)
-        let error = try #require(throws: SQLiteError.self) { _ = try DatabaseQueue(path: path) }
-        #expect(error.resultCode == .notADatabase)
+        let error = try #require(throws: SQLiteError.self, "seed \(generator.seed)") { _ = try DatabaseQueue(path: path) }
+        #expect(error.resultCode == .notADatabase, "seed \(generator.seed)")
         #expect(error.path == path)
-        #expect(snapshot.isUnchanged)
+        #expect(snapshot.isUnchanged, "seed \(generator.seed)")
     }
 
     @Test func anEmptyFileIsANewDatabase() throws {

@@ -3,15 +3,12 @@ import ArgumentParser
 
 /// `archive add ID`.
 struct AddCommand: StorageCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Store the catalog dish with this ID as a favorite.")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Store the catalog dish with this ID as a favorite.")
     static let catalogUse = ArchiveSession.CatalogUse.needed
 
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
-
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The dish's ID (see `archive search`).", valueName: "id"))
-    var idArgument: [String] = []
+    @OptionGroup var target: FavoriteIDArgument
 
     func action(id: Int) -> ArchiveAction { .addArchiveObjectWithID(id) }
 }

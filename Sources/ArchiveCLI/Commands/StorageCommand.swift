@@ -4,9 +4,8 @@ import ArgumentParser
 /// What `archive add` and `archive remove` share: one ID, one storage action
 /// through the store, one confirmation.
 protocol StorageCommand: ArchiveSubcommand {
-    /// The ID as typed: taken whole, so that `-5` is reported as a bad ID, not as an unknown option.
-    var idArgument: [String] { get }
-    /// Declared in each command: `@Argument(parsing: .allUnrecognized) var idArgument: [String]`.
+    /// The ID.
+    var target: FavoriteIDArgument { get }
     /// The action that stores or unstores `id`.
     func action(id: Int) -> ArchiveAction
     /// Whether the command talks to the catalog.
@@ -14,27 +13,8 @@ protocol StorageCommand: ArchiveSubcommand {
 }
 
 extension StorageCommand {
-    /// The ID arguments, without the `--` that ends options (`archive add -- 17`).
-    private var ids: [String] { idArgument.filter { $0 != "--" } }
-
-    /// The ID, once ``validate()`` accepted it.
-    var id: Int { ids.first.flatMap { Int($0) } ?? 0 }
-
-    func validate() throws {
-        let idArgument = ids
-        guard let text = idArgument.first else {
-            throw ValidationError("give the dish's ID, a positive integer (see `archive search`)")
-        }
-        guard idArgument.count == 1 else {
-            throw ValidationError("give one ID, got \(idArgument.count): \(idArgument.joined(separator: " "))")
-        }
-        guard let id = Int(text), id > 0 else {
-            throw ValidationError("IDs are positive integers (see `archive search`), got '\(TerminalText.visible(text))'")
-        }
-    }
-
     func run() async throws {
-        try await Self.perform(action(id: id), id: id, json: json, session: openSession(catalog: Self.catalogUse))
+        try await Self.perform(action(id: target.id), id: target.id, json: json, session: openSession(catalog: Self.catalogUse))
     }
 
     @MainActor

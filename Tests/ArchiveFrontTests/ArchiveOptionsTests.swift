@@ -1,0 +1,48 @@
+import ArchiveFront
+import ArgumentParser
+import Testing
+
+struct ArchiveOptionsTests {
+    @Test func aFlagBeatsTheEnvironmentWhichBeatsTheDefault() throws {
+        let environment = ["ARCHIVE_DATABASE": "/env.sqlite3", "ARCHIVE_API_URL": "http://env", "ARCHIVE_API_TIMEOUT": "2.5", "HOME": "/home/u"]
+        let fromFlags = try ArchiveLocation(databaseFlag: "/flag.sqlite3", apiURLFlag: "http://flag", apiTimeoutFlag: 7, environment: environment)
+        #expect(fromFlags.databasePath == "/flag.sqlite3")
+        #expect(fromFlags.apiURL == "http://flag")
+        #expect(fromFlags.apiTimeout == .seconds(7))
+        let fromEnvironment = try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, environment: environment)
+        #expect(fromEnvironment.databasePath == "/env.sqlite3")
+        #expect(fromEnvironment.apiTimeout == .milliseconds(2500))
+        let defaults = try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, environment: ["HOME": "/home/u", "ARCHIVE_DATABASE": ""])
+        #expect(defaults.databasePath == "/home/u/.local/share/favorite-archive/favorites.sqlite3")
+        #expect(defaults.apiURL == nil)
+        #expect(defaults.apiTimeout == .seconds(10))
+    }
+
+    @Test func aRelativeXDGDataHomeIsIgnored() throws {
+        let relative = try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "data"])
+        #expect(relative.databasePath == "/home/u/.local/share/favorite-archive/favorites.sqlite3")
+        let absolute = try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/xdg"])
+        #expect(absolute.databasePath == "/xdg/favorite-archive/favorites.sqlite3")
+    }
+
+    @Test(arguments: ["0", "-1", "abc", "nan", "inf", "86401", "1e300"])
+    func aBadTimeoutIsRefused(text: String) {
+        #expect(throws: ArchiveLocationError.self) {
+            try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, environment: ["ARCHIVE_API_TIMEOUT": text])
+        }
+    }
+
+    @Test func optionsAfterTheSubcommandWinOverThoseBefore() throws {
+        let before = try ArchiveOptions.parse(["--database", "/before", "--timeout", "3"])
+        let after = try ArchiveOptions.parse(["--database", "/after"])
+        let merged = after.merged(over: before)
+        #expect(merged.database == "/after")
+        #expect(merged.timeout == 3)
+        #expect(merged.apiURL == nil)
+    }
+
+    @Test func anEmptyDatabasePathIsAUsageError() {
+        #expect(throws: (any Error).self) { try ArchiveOptions.parse(["--database", ""]) }
+        #expect(throws: (any Error).self) { try ArchiveOptions.parse(["--timeout", "0"]) }
+    }
+}

@@ -1,0 +1,183 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program run by a test: the one way the tests start processes.
+///
+/// Spawned with `posix_spawn` and reaped with `waitpid`, not with Foundation's
+/// `Process`: on Linux `Process` waits on a descriptor the child inherits, so a
+/// program that leaves a daemon behind (tmux's server) would never be seen to
+/// exit. Standard output and error go to temporary files (so a chatty child
+/// never blocks on a full pipe), or standard output to a pipe read line by line.
+public final class ChildProcess {
+    /// What the child reads.
+    public enum Input {
+        /// Nothing (`/dev/null`).
+        case null
+        /// These bytes, through a pipe (so the child sees a non-seekable input).
+        case pipe(Data)
+    }
+
+    /// How a child ended.
+    public struct Result: Sendable {
+        /// The exit status, or 128 + the signal that ended it.
+        public let status: Int32
+        /// Everything it wrote to standard output (what `nextLine()` did not take).
+        public let stdout: String
+        /// Everything it wrote to standard error.
+        public let stderr: String
+
+        /// stdout parsed as JSON.
+        public func json() throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        }
+    }
+
+    /// The child's process ID.
+    public let pid: pid_t
+    private let stdoutPath: String?
+    private let stderrPath: String
+    private let stdoutPipe: Int32?
+    private var buffer: [UInt8] = []
+    private var result: Result?
+
+    /// Starts `executable` with `arguments`; `streamingStdout` sends standard output
+    /// to a pipe that ``nextLine()`` reads as the child writes.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: Input = .null, streamingStdout: Bool = false
+    ) throws {
+        let stamp = "\(getpid())-\(UUID().uuidString)"
+        let temporary = FileManager.default.temporaryDirectory.path
+        stderrPath = temporary + "/child-\(stamp).err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+
+        var inputPipe: [Int32] = [-1, -1]
+        switch input {
+        case .null:
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .pipe:
+            guard pipe(&inputPipe) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+            posix_spawn_file_actions_addclose(&actions, inputPipe[1])
+        }
+        var outputPipe: [Int32] = [-1, -1]
+        if streamingStdout {
+            guard pipe(&outputPipe) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+            posix_spawn_file_actions_addclose(&actions, outputPipe[0])
+            stdoutPath = nil
+            stdoutPipe = outputPipe[0]
+        } else {
+            let path = temporary + "/child-\(stamp).out"
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            stdoutPath = path
+            stdoutPipe = nil
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { variables.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, variables)
+        if inputPipe[0] >= 0 { close(inputPipe[0]) }
+        if outputPipe[1] >= 0 { close(outputPipe[1]) }
+        guard spawned == 0 else {
+            if inputPipe[1] >= 0 { close(inputPipe[1]) }
+            if outputPipe[0] >= 0 { close(outputPipe[0]) }
+            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable])
+        }
+        self.pid = pid
+        if case .pipe(let data) = input {
+            // Written from another thread, so a child that reads slowly never blocks the test.
+            let descriptor = inputPipe[1]
+            Thread.detachNewThread {
+                data.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(descriptor, base + offset, bytes.count - offset)
+                        if written <= 0 { break }
+                        offset += written
+                    }
+                }
+                close(descriptor)
+            }
+        }
+    }
+
+    deinit {
+        if result == nil {
+            Glibc.kill(pid, SIGKILL)
+            _ = reap()
+        }
+        if let stdoutPipe { close(stdoutPipe) }
+        if let stdoutPath { unlink(stdoutPath) }
+        unlink(stderrPath)
+    }
+
+    /// Runs a program to completion and returns how it ended.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Input = .null
+    ) throws -> Result {
+        try ChildProcess(executable, arguments, environment: environment, input: input).wait()
+    }
+
+    /// The next line the child wrote to standard output, waiting for it; `nil`
+    /// once it closed its output. Needs `streamingStdout`.
+    public func nextLine() -> String? {
+        guard let stdoutPipe else { return nil }
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = read(stdoutPipe, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Sends `signal` to the child.
+    public func signal(_ signal: Int32) {
+        if result == nil { Glibc.kill(pid, signal) }
+    }
+
+    /// Kills the child with SIGKILL (no chance to clean up) and reaps it.
+    @discardableResult
+    public func kill() -> Result {
+        signal(SIGKILL)
+        return wait()
+    }
+
+    /// Waits for the child to exit and returns how it ended.
+    @discardableResult
+    public func wait() -> Result {
+        if let result { return result }
+        let status = reap()
+        let stdout: String
+        if let stdoutPath {
+            stdout = String(decoding: FileManager.default.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
+        } else {
+            stdout = String(decoding: buffer, as: UTF8.self)
+        }
+        let stderr = String(decoding: FileManager.default.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
+        let result = Result(status: status, stdout: stdout, stderr: stderr)
+        self.result = result
+        return result
+    }
+
+    private func reap() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}
