@@ -23,7 +23,7 @@ public enum ArchiveAPIError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidBaseURL(let text):
             return "'\(text)' is not an http(s) URL; pass a base URL such as http://127.0.0.1:3000"
         case .timeout(let url, let seconds):
-            return "\(url) did not answer within \(seconds.compactDecimal) s; check that the server is up, or raise the timeout"
+            return "\(url) did not answer within \(seconds.compactDecimal) s; check that the server is up, or allow more time with --timeout SECONDS (env ARCHIVE_API_TIMEOUT)"
         case .unreachable(let url, let reason):
             return "cannot reach \(url): \(reason); check the URL and that the server is running"
         case .badStatus(let url, let status):

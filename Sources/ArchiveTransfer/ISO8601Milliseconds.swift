@@ -1,8 +1,15 @@
+import ArchiveStorage
+
 /// Fast, allocation-free ISO 8601 dates with milliseconds, as the export format writes them:
 /// `2026-11-22T04:19:57.123Z`. Parsing also accepts no or other fraction digits and `±HH:MM` offsets.
 enum ISO8601Milliseconds {
     /// Formats Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ`, appending the bytes to `output`.
+    ///
+    /// Exact for ``StoredArchiveObject/storedAtRange`` (years 0001 to 9999), the only
+    /// values a stored favorite can hold; others are clamped to that range, never trapped on.
     static func append(_ milliseconds: Int64, to output: inout [UInt8]) {
+        let range = StoredArchiveObject.storedAtRange
+        let milliseconds = min(max(milliseconds, range.lowerBound), range.upperBound)
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let seconds = millisecondOfDay / 1000
@@ -10,10 +17,9 @@ enum ISO8601Milliseconds {
             output.append(UInt8(48 + value / 10))
             output.append(UInt8(48 + value % 10))
         }
-        let clampedYear = min(max(year, 0), 9999)
-        output.append(UInt8(48 + clampedYear / 1000))
-        output.append(UInt8(48 + clampedYear / 100 % 10))
-        two(clampedYear % 100)
+        output.append(UInt8(48 + year / 1000))
+        output.append(UInt8(48 + year / 100 % 10))
+        two(year % 100)
         output.append(UInt8(ascii: "-"))
         two(month)
         output.append(UInt8(ascii: "-"))
@@ -91,9 +97,10 @@ enum ISO8601Milliseconds {
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, after H. Hinnant)
 
+    /// Floor division that cannot overflow (`Int64.min` included).
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
-        return (quotient, value - quotient * divisor)
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -19,6 +19,7 @@ struct ExportCommand: ArchiveSubcommand {
     var output: String?
 
     func run() async throws {
+        InterruptCleanup.install()
         let session = try openSession(.existingOnly, catalog: .unused)
         let destination = try ExportDestination.resolve(output, protecting: session.location.databasePath)
         let favorites = session.database.favorites

@@ -21,6 +21,7 @@ struct ImportCommand: ArchiveSubcommand {
     var file: String
 
     func run() async throws {
+        InterruptCleanup.install()
         let session = try openSession(catalog: .unused)
         let directory = (session.location.databasePath as NSString).deletingLastPathComponent
         let importer = FavoritesImporter(path: file, spoolDirectory: directory.isEmpty ? "." : directory)

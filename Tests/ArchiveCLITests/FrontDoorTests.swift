@@ -1,0 +1,427 @@
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The hostile cases of RELIABILITY.md's "front doors" section, each run on the
+/// real `archive` binary: no command may lose, poison or silently discard data.
+@Suite(.serialized)
+struct FrontDoorTests {
+    let cli: CLI
+
+    init() throws {
+        cli = try CLI()
+    }
+
+    /// A JSON import file of `records`, one object literal each.
+    func importFile(_ records: [String], name: String = "in.json") throws -> String {
+        let path = cli.directory.path(name)
+        try ("[\n" + records.joined(separator: ",\n") + "\n]\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func record(_ id: Int, storedAt: String = #""2026-01-01T00:00:00.000Z""#, dishName: String = "料理") -> String {
+        #"{"id":\#(id),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"\#(dishName)","shopName":"店","introduction":"紹介","storedAt":\#(storedAt)}"#
+    }
+
+    /// Temporary files an interrupted or failed command could leave behind in `directory`.
+    func leftovers(in directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") || $0.contains(".import-spool-") }
+    }
+
+    // MARK: - 1. Export over the database
+
+    @Test func exportRefusesTheDatabaseAndItsFilesThroughAnyName() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        let snapshot = FileSnapshot(path: cli.database)
+        let symlink = cli.directory.path("link.json")
+        try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: cli.database)
+        let hardLink = cli.directory.path("hard.json")
+        #expect(link(cli.database, hardLink) == 0)
+        let dotted = cli.directory.path("./sub/../favorites.sqlite3")
+        try FileManager.default.createDirectory(atPath: cli.directory.path("sub"), withIntermediateDirectories: true)
+        for output in [cli.database, cli.database + "-wal", cli.database + "-shm", cli.database + "-journal", symlink, hardLink, dotted] {
+            let result = try cli.run(["export", "-o", output])
+            #expect(result.status == 1, "\(output)")
+            #expect(result.stderr.contains("refusing to export"), "\(output): \(result.stderr)")
+            #expect(snapshot.isUnchanged, "\(output) replaced the database")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.database + "-journal"))
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+        #expect(try cli.run(["favorites", "--json"]).json() as? [String: Any] != nil)
+    }
+
+    // MARK: - 2. A poisoned storedAt
+
+    @Test(arguments: ["-9223372036854775808", "9223372036854775807", #""0000-12-31T23:59:59.999Z""#, "-62135596800001", "253402300800000"])
+    func aStoredAtOutsideTheFormatIsRefusedWithItsRecordAndField(storedAt: String) throws {
+        let file = try importFile([Self.record(1), Self.record(2, storedAt: storedAt)])
+        let result = try cli.run(["import", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("record 1"), "\(result.stderr)")
+        #expect(result.stderr.contains("storedAt"))
+        // The import opened (and so created) the database, and stored nothing.
+        #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 0)
+    }
+
+    @Test func theFormatsExtremeDatesRoundTrip() throws {
+        let file = try importFile([Self.record(1, storedAt: #""0001-01-01T00:00:00.000Z""#), Self.record(2, storedAt: #""9999-12-31T23:59:59.999Z""#)])
+        #expect(try cli.run(["import", file]).status == 0)
+        let export = try cli.run(["export"])
+        #expect(export.stdout.contains(#""id":2,"#) && export.stdout.contains(#""storedAt":"9999-12-31T23:59:59.999Z""#))
+        #expect(export.stdout.contains(#""storedAt":"0001-01-01T00:00:00.000Z""#))
+        let lines = export.stdout.split(separator: "\n")
+        #expect(lines[1].hasPrefix(#"{"id":2,"#), "newest first")
+    }
+
+    @Test func aRowAlreadyOutOfRangeNeverTrapsAndIsNamed() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        do {
+            // Written by hand, as an older build or another tool could have.
+            let queue = try DatabaseQueue(path: cli.database)
+            try queue.write { db in
+                try db.execute(
+                    "INSERT INTO archive_objects VALUES (99, 'u', '和食', '毒', '店', '紹介', -9223372036854775808)")
+            }
+        }
+        let favorites = try cli.run(["favorites"])
+        #expect(favorites.status == 1, "must fail cleanly, not trap: \(favorites.status)")
+        #expect(favorites.stderr.contains("favorite 99"), "\(favorites.stderr)")
+        let output = cli.directory.path("out.json")
+        let export = try cli.run(["export", "-o", output])
+        #expect(export.status == 1)
+        #expect(export.stderr.contains("favorite 99"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+        let check = try cli.run(["check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("favorite 99 has stored_at -9223372036854775808"))
+        let report = try #require(try cli.run(["check", "--json"]).json() as? [String: Any])
+        #expect(report["ok"] as? Bool == false)
+        #expect((report["problems"] as? [String])?.count == 1)
+        // Removing it heals the database.
+        #expect(try cli.run(["remove", "99"]).status == 0)
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
+    // MARK: - 3, 4. The database path
+
+    @Test func anEmptyDatabaseFlagIsAUsageErrorAndAnEmptyVariableIsUnset() throws {
+        for arguments in [["--database", "", "add", "5"], ["add", "5", "--database", ""], ["add", "5", "--database="]] {
+            let result = try cli.run(arguments, useDatabase: false)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains("--database needs a file path") || result.stderr.contains("Missing value for '--database"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try cli.run(["add", "5"], useDatabase: false, environment: ["ARCHIVE_DATABASE": ""]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.directory.path(".local/share/favorite-archive/favorites.sqlite3")))
+    }
+
+    @Test func somethingOtherThanARegularFileIsNeverOpenedAsTheDatabase() throws {
+        let fifo = cli.directory.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let journalBefore = FileManager.default.fileExists(atPath: "/dev/null-journal")
+        for (path, kind) in [("/dev/null", "a character device"), (fifo, "a FIFO"), (cli.directory.url.path, "a directory")] {
+            for command in [["add", "17"], ["favorites"], ["check"], ["export"], ["migrations"]] {
+                let result = try cli.run(command + ["--database", path], useDatabase: false)
+                #expect(result.status == 1, "\(command) \(path)")
+                #expect(result.stderr.contains(kind), "\(command) \(path): \(result.stderr)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: "/dev/null-journal") == journalBefore)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cli.directory.url.path)
+        #expect(!names.contains { $0.hasPrefix("fifo-") }, "\(names)")
+    }
+
+    @Test func aRelativeXDGDataHomeIsIgnored() throws {
+        let relative = "favorite-archive-relative-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: relative) }
+        #expect(try cli.run(["add", "17"], useDatabase: false, environment: ["XDG_DATA_HOME": relative]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: relative))
+        #expect(FileManager.default.fileExists(atPath: cli.directory.path(".local/share/favorite-archive/favorites.sqlite3")))
+    }
+
+    // MARK: - 6. Export destinations
+
+    @Test func exportWritesThroughASymlinkAndToStandardOutput() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        let target = cli.directory.path("target.json")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let link = cli.directory.path("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.json")
+        #expect(try cli.run(["export", "-o", link]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "target.json", "the link stays a link")
+        let written = String(decoding: FileManager.default.contents(atPath: target) ?? Data(), as: UTF8.self)
+        #expect(written.hasPrefix("[\n{\"id\":17,"))
+
+        for output in ["-", "/dev/stdout"] {
+            let result = try cli.run(["export", "-o", output])
+            #expect(result.status == 0, "\(output): \(result.stderr)")
+            #expect(result.stdout == written, "\(output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+    }
+
+    @Test func aFailedExportLeavesNoFileAndNoPartialFile() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        let directory = cli.directory.path("out")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let toDirectory = try cli.run(["export", "-o", directory])
+        #expect(toDirectory.status == 1)
+        #expect(toDirectory.stderr.contains("is a directory"))
+        let missingParent = try cli.run(["export", "-o", cli.directory.path("no/such/dir/out.json")])
+        #expect(missingParent.status == 1)
+        #expect(missingParent.stderr.contains("no file was written"))
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    // MARK: - 7. Import from a pipe
+
+    @Test func importReadsStandardInputAPipeAndAFIFOOnce() throws {
+        let text = "[\n" + [Self.record(1), Self.record(2), Self.record(3)].joined(separator: ",\n") + "\n]\n"
+        for argument in ["-", "/dev/stdin"] {
+            let result = try cli.run(["import", argument, "--json"], input: .pipe(Data(text.utf8)))
+            #expect(result.status == 0, "\(argument): \(result.stderr)")
+            #expect(try result.json() as? [String: Int] == ["records": 3, "imported": 3], "\(argument)")
+        }
+        let fifo = cli.directory.path("feed")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            _ = text.withCString { write(descriptor, $0, strlen($0)) }
+            close(descriptor)
+        }
+        writer.start()
+        let fromFIFO = try cli.run(["import", fifo, "--json"])
+        #expect(fromFIFO.status == 0, "\(fromFIFO.stderr)")
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty, "the spool file is removed")
+        // A bad file from a pipe is refused whole, like a bad file on disk.
+        let bad = try cli.run(["import", "-"], input: .pipe(Data("[\(Self.record(9)), {\"id\": 007}]".utf8)))
+        #expect(bad.status == 1)
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+        #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 3)
+    }
+
+    // MARK: - 8. changed
+
+    struct Change: Decodable, Equatable {
+        let id: Int
+        let isStored: Bool
+        let changed: Bool
+    }
+
+    func change(_ result: CLI.Result) throws -> Change {
+        try JSONDecoder().decode(Change.self, from: Data(result.stdout.utf8))
+    }
+
+    @Test func changedTellsTheTruth() throws {
+        let first = try cli.run(["add", "17", "--json"])
+        #expect(first.status == 0)
+        #expect(try change(first) == Change(id: 17, isStored: true, changed: true))
+        let again = try cli.run(["add", "17", "--json"])
+        #expect(again.status == 0)
+        #expect(try change(again) == Change(id: 17, isStored: true, changed: false))
+        let absent = try cli.run(["remove", "5", "--json"])
+        #expect(absent.status == 1)
+        #expect(try change(absent) == Change(id: 5, isStored: false, changed: false))
+        let removed = try cli.run(["remove", "17", "--json"])
+        #expect(removed.status == 0)
+        #expect(try change(removed) == Change(id: 17, isStored: false, changed: true))
+
+        let duplicated = try importFile([Self.record(1), Self.record(2), Self.record(1, dishName: "二度目")])
+        let imported = try cli.run(["import", duplicated, "--json"])
+        #expect(try imported.json() as? [String: Int] == ["records": 3, "imported": 2])
+        #expect(try cli.run(["import", duplicated]).stderr.contains("imported 2 favorites from 3 records"))
+    }
+
+    // MARK: - 9. Cursors
+
+    @Test func everyPrintedCursorLeadsSomewhereAndWorksAsPrinted() throws {
+        let file = try importFile([
+            Self.record(1, storedAt: #""1969-07-20T20:17:40.000Z""#), Self.record(2, storedAt: #""1960-01-01T00:00:00.000Z""#),
+        ])
+        #expect(try cli.run(["import", file]).status == 0)
+        let full = try cli.run(["favorites", "--limit", "2", "--json"])
+        #expect((try full.json() as? [String: Any])?["nextCursor"] is NSNull, "an exactly full last page has no next cursor")
+        #expect(try !cli.run(["favorites", "--limit", "2"]).stdout.contains("next:"))
+
+        let first = try cli.run(["favorites", "--limit", "1"])
+        let hint = try #require(first.stderr.components(separatedBy: "next page: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(hint.hasPrefix("archive favorites --after=-"), "\(hint)")
+        let words = hint.split(separator: " ").dropFirst().map(String.init)
+        let second = try cli.run(words)
+        #expect(second.status == 0, "\(hint): \(second.stderr)")
+        #expect(second.stdout.contains("♥    2"))
+    }
+
+    // MARK: - 10, 11. A catalog that lies or attacks the terminal
+
+    /// A catalog server (Python's http.server) that answers every request with dish 17,
+    /// whose texts carry an OSC title sequence, a carriage return and a bidi override.
+    final class HostileCatalog {
+        let process: ChildProcess
+        let url: String
+
+        init(directory: TemporaryDirectory) throws {
+            let script = directory.path("hostile.py")
+            try #"""
+            import http.server, json
+            dish = {"id": 17, "photoUrl": "https://p/17.jpg", "category": "洋食",
+                    "dishName": "evil\u001b]0;pwned\u0007name", "shopName": "shop\rforged line",
+                    "introduction": "intro \u202egnp.exe"}
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    body = json.dumps(dish if self.path.startswith("/archive_images/") else [dish]).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def log_message(self, *args):
+                    pass
+            server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+            print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
+            server.serve_forever()
+            """#.write(toFile: script, atomically: true, encoding: .utf8)
+            process = try ChildProcess("/usr/bin/env", ["python3", script], streamingStdout: true)
+            url = process.nextLine() ?? ""
+        }
+    }
+
+    @Test func addingThroughACatalogThatAnswersAnotherDishStoresNothing() throws {
+        let catalog = try HostileCatalog(directory: cli.directory)
+        let result = try cli.run(["add", "5", "--api-url", catalog.url])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot store 5: the catalog answered dish 17 when asked for dish 5"), "\(result.stderr)")
+        #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 0)
+    }
+
+    @Test func controlCharactersFromTheCatalogOrAFileNeverReachTheTerminal() throws {
+        let catalog = try HostileCatalog(directory: cli.directory)
+        let search = try cli.run(["search", "name", "--api-url", catalog.url])
+        #expect(search.status == 0, "\(search.stderr)")
+        for output in [search.stdout, search.stderr] {
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" || $0 == "\u{7}" || $0 == "\u{202E}" })
+        }
+        #expect(search.stdout.contains(#"evil\u{1B}]0;pwned\u{7}name"#))
+        #expect(search.stdout.contains(#"shop\rforged line"#))
+        #expect(search.stdout.contains(#"intro \u{202E}gnp.exe"#))
+        // --json stays exact JSON: the same text, escaped as JSON.
+        let json = try #require(try cli.run(["search", "name", "--api-url", catalog.url, "--json"]).json() as? [String: Any])
+        let row = try #require((json["results"] as? [[String: Any]])?.first)
+        #expect(row["dishName"] as? String == "evil\u{1B}]0;pwned\u{7}name")
+
+        // The same through an import file and the favorites list.
+        let file = try importFile([Self.record(3, dishName: #"x\u001b[2J\u009b31m\r"#)])
+        #expect(try cli.run(["import", file]).status == 0)
+        let favorites = try cli.run(["favorites"])
+        #expect(!favorites.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\r" })
+        #expect(favorites.stdout.contains(#"x\u{1B}[2J\u{9B}31m\r"#))
+        let exported = try cli.run(["favorites", "--json"])
+        #expect(exported.stdout.contains(#""dishName":"x\u001b[2J\u009b31m\r""#) || exported.stdout.contains(#"\u001b[2J"#))
+    }
+
+    // MARK: - 12, 13. Options
+
+    @Test func sharedOptionsWorkBeforeAndAfterTheSubcommand() throws {
+        #expect(try cli.run(["--database", cli.database, "add", "17"], useDatabase: false).status == 0)
+        let before = try cli.run(["--database", cli.database, "--json", "favorites"], useDatabase: false)
+        #expect((try before.json() as? [String: Any])?["total"] as? Int == 1, "\(before.stderr)")
+        let after = try cli.run(["favorites", "--database", cli.database, "--json"], useDatabase: false)
+        #expect(after.stdout == before.stdout)
+        let other = cli.directory.path("other.sqlite3")
+        #expect(try cli.run(["--database", other, "add", "21", "--database", cli.database], useDatabase: false).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: other), "the option after the subcommand wins")
+    }
+
+    @Test func aBadCatalogURLStopsOnlyCommandsThatUseTheCatalog() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        let environment = ["ARCHIVE_API_URL": "not-a-url"]
+        let file = try importFile([Self.record(1)])
+        for command in [["favorites"], ["export"], ["import", file], ["check"], ["migrations"], ["onboarding"], ["remove", "1"]] {
+            let result = try cli.run(command, environment: environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        for command in [["search"], ["add", "21"], ["categories"]] {
+            let result = try cli.run(command, environment: environment)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("'not-a-url' is not an http(s) URL"), "\(command): \(result.stderr)")
+        }
+        let badTimeout = try cli.run(["search"], environment: ["ARCHIVE_API_TIMEOUT": "soon"])
+        #expect(badTimeout.status == 1)
+        #expect(badTimeout.stderr.contains("ARCHIVE_API_TIMEOUT 'soon' is not a timeout"))
+    }
+
+    @Test func theTimeoutOptionBoundsAWaitOnASilentServer() throws {
+        // A listening socket that never accepts: the connection is made, no answer comes.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        #expect(bound == 0)
+        #expect(listen(listener, 16) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = UInt16(bigEndian: address.sin_port)
+        let start = ContinuousClock.now
+        let result = try cli.run(["search", "--api-url", "http://127.0.0.1:\(port)", "--timeout", "0.5"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("did not answer within 0.5 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("--timeout"))
+        #expect(ContinuousClock.now - start < .seconds(8))
+    }
+
+    // MARK: - 15. Damaged databases
+
+    @Test func aDamagedDatabaseIsReportedAsItselfNotAsTheOutput() throws {
+        let records = (1...3_000).map { Self.record($0) }
+        #expect(try cli.run(["import", try importFile(records)]).status == 0)
+        var bytes = try #require(FileManager.default.contents(atPath: cli.database))
+        for index in (4096 * 3)..<min(bytes.count, 4096 * 23) { bytes[index] = 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: cli.database))
+        let output = cli.directory.path("c.json")
+        let export = try cli.run(["export", "-o", output])
+        #expect(export.status == 1)
+        #expect(export.stderr.contains("malformed"), "\(export.stderr)")
+        #expect(!export.stderr.contains("cannot write"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+    }
+
+    @Test func checkPrintsAReportForATruncatedFile() throws {
+        #expect(try cli.run(["import", try importFile((1...2_000).map { Self.record($0) })]).status == 0)
+        #expect(truncate(cli.database, 10_000) == 0)
+        let human = try cli.run(["check"])
+        #expect(human.status == 1)
+        #expect(human.stdout.hasPrefix("problems found:"), "\(human.stdout) \(human.stderr)")
+        let json = try cli.run(["check", "--json"])
+        #expect(json.status == 1)
+        let report = try #require(try json.json() as? [String: Any])
+        #expect(report["ok"] as? Bool == false)
+        let problems = try #require(report["problems"] as? [String])
+        #expect(!problems.isEmpty)
+        #expect(problems.allSatisfy { !$0.contains("\n") })
+    }
+
+    // MARK: - 16. Strict JSON
+
+    @Test(arguments: [#""id":007"#, #""id":1,"extra":-"#, #""id":1,"extra":1e"#, #""id":1,"extra":01"#, #""id":1,"extra":1."#, #""id":-0"#])
+    func invalidJSONNumbersAreRefused(fields: String) throws {
+        let file = try importFile([#"{\#(fields),"photoUrl":"u","category":"c","dishName":"d","shopName":"s","introduction":"i"}"#])
+        let result = try cli.run(["import", file])
+        #expect(result.status == 1, "\(fields)")
+        #expect(result.stderr.contains("nothing was imported"))
+    }
+
+    @Test func validJSONNumbersInUnknownFieldsAreAccepted() throws {
+        let file = try importFile([#"{"id":1,"extra":[-0.5e+3,0,10,1E-2,{"n":-12}],"photoUrl":"u","category":"c","dishName":"d","shopName":"s","introduction":"i"}"#])
+        #expect(try cli.run(["import", file]).status == 0)
+    }
+}
