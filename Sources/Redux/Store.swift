@@ -5,7 +5,8 @@
 /// new state before any middleware sees the action, and middlewares see that
 /// new state. Effects run concurrently; the actions they send are applied one
 /// at a time, in order, on the main actor. The store tracks every effect it
-/// started, so a test can `await store.finishEffects()` instead of sleeping.
+/// started, until its body has returned (a cancelled one too, whose actions are
+/// dropped), so a test can `await store.finishEffects()` instead of sleeping.
 @MainActor
 public final class Store<State: Equatable & Sendable, Action: Sendable> {
     /// The current state.
@@ -14,6 +15,8 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
     private let reducer: Reducer<State, Action>
     private let middlewares: [Middleware<State, Action>]
     private var running: [EffectToken: Task<Void, Never>] = [:]
+    /// Cancelled effects whose bodies have not returned yet: their actions are dropped.
+    private var draining: [EffectToken: Task<Void, Never>] = [:]
     private var tokensByID: [EffectID: EffectToken] = [:]
     private var idsByToken: [EffectToken: EffectID] = [:]
     private var waiting: [EffectID: [@Sendable (Send<Action>) async -> Void]] = [:]
@@ -52,9 +55,10 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
     public var effectsInFlight: Int { running.count }
 
     /// Waits until no effect is in flight, including effects started by actions
-    /// that effects sent meanwhile.
+    /// that effects sent meanwhile, and until every cancelled effect's body has
+    /// returned (so whatever a stale effect would have sent has been dropped by then).
     public func finishEffects() async {
-        while !running.isEmpty {
+        while !running.isEmpty || !draining.isEmpty {
             await withCheckedContinuation { idleWaiters.append($0) }
         }
     }
@@ -65,7 +69,10 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
         waiting.removeValue(forKey: id)
         guard let token = tokensByID.removeValue(forKey: id) else { return }
         idsByToken.removeValue(forKey: token)
-        running.removeValue(forKey: token)?.cancel()
+        if let task = running.removeValue(forKey: token) {
+            task.cancel()
+            draining[token] = task
+        }
         resumeIdleWaitersIfIdle()
     }
 
@@ -117,6 +124,10 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
     }
 
     private func finished(_ token: EffectToken) {
+        if draining.removeValue(forKey: token) != nil {
+            resumeIdleWaitersIfIdle()
+            return
+        }
         guard running.removeValue(forKey: token) != nil else { return }
         if let id = idsByToken.removeValue(forKey: token) {
             tokensByID.removeValue(forKey: id)
@@ -130,7 +141,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
     }
 
     private func resumeIdleWaitersIfIdle() {
-        guard running.isEmpty else { return }
+        guard running.isEmpty, draining.isEmpty else { return }
         let waiters = idleWaiters
         idleWaiters.removeAll()
         for waiter in waiters { waiter.resume() }

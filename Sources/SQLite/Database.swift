@@ -55,6 +55,37 @@ public final class Database {
         }
         try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+        var info = stat()
+        if !isInMemory, stat(path, &info) == 0 {
+            fileIdentity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
+    }
+
+    // MARK: - The file in place
+
+    /// The device and inode of the file as opened (`nil` in memory).
+    private var fileIdentity: FileIdentity?
+
+    private struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// Throws ``ResultCode/readOnlyDatabaseMoved`` when the file at ``path`` is no
+    /// longer the one this connection opened (deleted, moved, or another file
+    /// renamed over it). A write then would go to a file nobody can open again,
+    /// or leave a WAL that belongs to another database beside the new one.
+    public func checkFileIsInPlace() throws {
+        guard let fileIdentity else { return }
+        var info = stat()
+        let current = stat(path, &info) == 0 ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+        guard current != fileIdentity else { return }
+        throw SQLiteError(
+            code: .readOnlyDatabaseMoved,
+            message: current == nil
+                ? "the database file was deleted or moved while it was open; nothing was written (open it again)"
+                : "another file replaced the database while it was open; nothing was written (open it again)",
+            path: path)
     }
 
     /// Why a database at `path` cannot be opened for writing, when the file system says so.

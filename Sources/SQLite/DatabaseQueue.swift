@@ -62,10 +62,13 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` in an IMMEDIATE transaction: it commits when `body` returns and
-    /// rolls back all of its work when `body` throws.
+    /// rolls back all of its work when `body` throws. A file deleted or replaced
+    /// since it was opened is refused before anything is written
+    /// (``Database/checkFileIsInPlace()``).
     public func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
+        if !database.isInTransaction { try database.checkFileIsInPlace() }
         return try database.transaction(.immediate) { try body(database) }
     }
 }

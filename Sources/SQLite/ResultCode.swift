@@ -77,4 +77,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let range = ResultCode(rawValue: SQLITE_RANGE)
     /// `SQLITE_NOTADB`: the file is not a SQLite database.
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+
+    /// `SQLITE_READONLY_DBMOVED`: the database file was renamed or deleted while
+    /// open; writes through the connection are refused (a C macro Swift cannot import).
+    public static let readOnlyDatabaseMoved = ResultCode(rawValue: SQLITE_READONLY | (4 << 8))
 }

@@ -32,12 +32,12 @@ struct CLI {
     @discardableResult
     func run(
         _ arguments: [String], useDatabase: Bool = true, environment extra: [String: String] = [:],
-        input: ChildProcess.Input = .null, executable: URL = CLI.executable
+        input: ChildProcess.Input = .null, executable: URL = CLI.executable, timeout: Duration = .seconds(120)
     ) throws -> Result {
         // The database option goes right after the subcommand, before any `--`.
         var arguments = arguments
         if useDatabase { arguments.insert(contentsOf: ["--database", database], at: min(1, arguments.count)) }
-        return try ChildProcess.run(executable.path, arguments, environment: environment(extra), input: input)
+        return try ChildProcess.run(executable.path, arguments, environment: environment(extra), input: input, timeout: timeout)
     }
 }
 

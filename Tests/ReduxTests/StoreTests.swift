@@ -81,10 +81,35 @@ struct StoreTests {
         store.dispatch(.load("fast"))
         #expect(store.effectsInFlight == 1)
         await gates["fast"]?.open()
-        await store.finishEffects()
+        for await state in store.states() where state.log == ["fast"] { break }
         await gates["slow"]?.open()  // the old effect now answers, too late
-        await bodiesDone.waitForArrivals(2)
+        // finishEffects waits for the cancelled body too: its send has been dropped by then.
+        await store.finishEffects()
         #expect(store.state.log == ["fast"])
+    }
+
+    @Test func finishEffectsWaitsUntilACancelledEffectsBodyHasReturned() async {
+        let gate = Gate()
+        let returned = Recorder<Bool>()
+        let store = Store(
+            initialState: Counter(), reducer: Self.reducer,
+            middlewares: [
+                Middleware { _, action in
+                    guard case .load = action else { return .none }
+                    return .run(.cancelInFlight("job")) { _ in
+                        await gate.wait()  // ignores cancellation, as a slow I/O call would
+                        returned.append(true)
+                    }
+                }
+            ])
+        store.dispatch(.load("x"))
+        await gate.waitForArrivals(1)
+        store.cancelEffect(id: "job")
+        #expect(!store.hasEffectsInFlight)
+        async let finished: Void = store.finishEffects()
+        await gate.open()
+        await finished
+        #expect(returned.values == [true])
     }
 
     @Test func anEffectCanBeCancelledByID() async {

@@ -38,41 +38,76 @@ struct FaultTests {
         #expect(try database.favorites.count() == 100)
     }
 
-    @Test func aMissingWALOrSharedMemoryFileIsRecreated() throws {
+    /// A writer killed with SIGKILL leaves a `-wal` holding committed frames that
+    /// were never checkpointed into the main file; losing `-shm` (the WAL index)
+    /// must not lose them: SQLite rebuilds the index from the WAL.
+    @Test func committedFramesInTheWALSurviveALostSharedMemoryFile() throws {
         let path = try seeded("wal.sqlite3")
-        for (round, suffix) in ["-wal", "-shm"].enumerated() {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-            let database = try ArchiveDatabase(path: path)
-            #expect(try database.favorites.count() == 100 + round)
-            try database.favorites.create(StoredArchiveObject(id: 900 + round, photoUrl: "u", category: "c", dishName: "d", shopName: "s", introduction: "i"))
-            #expect(try database.integrityReport().isOK)
+        let child = try helper(["ack-writes", path, "1000"])
+        var acknowledged: [Int] = []
+        while acknowledged.count < 30, let line = child.nextLine() {
+            if line.hasPrefix("ack "), let id = Int(line.dropFirst(4)) { acknowledged.append(id) }
         }
+        child.kill()
+        #expect(acknowledged.count == 30, "the writer stopped early: \(child.wait().stderr)")
+        let walSize = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        #expect(walSize > 4096, "the kill should leave a WAL holding committed frames")
+        let mainFile = FileSnapshot(path: path)
+        let withoutWAL = try ArchiveDatabase.migrationStatus(path: path)  // the main file alone, read-only
+        #expect(withoutWAL.applied.count == 2)
+        try FileManager.default.removeItem(atPath: path + "-shm")
+
+        let database = try ArchiveDatabase(path: path)
+        let stored = Set(try database.favorites.storedIDs(among: acknowledged))
+        #expect(stored == Set(acknowledged), "acknowledged writes lost: \(Set(acknowledged).subtracting(stored).sorted())")
+        #expect(try database.favorites.count() >= 100 + acknowledged.count)
+        #expect(try database.integrityReport().isOK)
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"), "the index is recreated")
+        _ = mainFile
+        try database.favorites.create(StoredArchiveObject(id: 900, photoUrl: "u", category: "c", dishName: "d", shopName: "s", introduction: "i"))
+        #expect(try database.favorites.contains(id: 900))
     }
 
-    @Test func aFileDeletedWhileOpenKeepsServingItsConnectionAndANewOpenStartsFresh() throws {
+    /// The open connection keeps reading its unlinked file; a write through it is
+    /// refused (SQLite notices the file moved: `SQLITE_READONLY_DBMOVED`) rather
+    /// than going to a file nobody can open again; a new open starts a new database.
+    @Test func aFileDeletedWhileOpenRefusesWritesAndANewOpenStartsFresh() throws {
         let path = try seeded("deleted.sqlite3")
         let database = try ArchiveDatabase(path: path)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        // The open connection still reads its (now unlinked) file; writes either work or fail clearly.
         #expect(try database.favorites.count() == 100)
-        do {
+        let error = try #require(throws: SQLiteError.self) {
             try database.favorites.create(StoredArchiveObject(id: 500, photoUrl: "u", category: "c", dishName: "d", shopName: "s", introduction: "i"))
-        } catch let error as SQLiteError {
-            #expect(!error.description.isEmpty)
         }
+        #expect(error.resultCode == .readOnly, "\(error)")
+        #expect(error.extendedResultCode == .readOnlyDatabaseMoved, "\(error)")
         let fresh = try ArchiveDatabase(path: path)
         #expect(try fresh.favorites.count() == 0)
     }
 
+    /// Another database renamed over the open one: the old connection still sees
+    /// its own (now unlinked) file, its writes are refused, and the new file is
+    /// never touched by it.
     @Test func aFileReplacedWhileOpenIsNotCorruptedByTheOldConnection() throws {
         let path = try seeded("replaced.sqlite3")
         let other = try seeded("other.sqlite3", count: 7)
-        let database = try ArchiveDatabase(path: path)
-        #expect(try database.favorites.count() == 100)
+        let old = try ArchiveDatabase(path: path)
+        #expect(try old.favorites.count() == 100)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + suffix) }
-        _ = rename(other, path)
+        #expect(rename(other, path) == 0)
+        let replacement = FileSnapshot(path: path)
+
+        // The old connection, used after the rename.
+        #expect(try old.favorites.count() == 100)
+        let error = try #require(throws: SQLiteError.self) {
+            try old.favorites.create(StoredArchiveObject(id: 555, photoUrl: "u", category: "c", dishName: "d", shopName: "s", introduction: "i"))
+        }
+        #expect(error.extendedResultCode == .readOnlyDatabaseMoved, "\(error)")
+        #expect(replacement.isUnchanged, "the old connection wrote into the new file")
+
         let reopened = try ArchiveDatabase(path: path)
         #expect(try reopened.favorites.count() == 7)
+        #expect(try !reopened.favorites.contains(id: 555))
         #expect(try reopened.integrityReport().isOK)
     }
 

@@ -121,11 +121,21 @@ public final class ChildProcess {
         unlink(stderrPath)
     }
 
-    /// Runs a program to completion and returns how it ended.
+    /// Runs a program to completion and returns how it ended. A program still
+    /// running after `timeout` is killed (status 137), so a hang fails a test
+    /// instead of stalling the suite.
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Input = .null
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Input = .null,
+        timeout: Duration = .seconds(120)
     ) throws -> Result {
-        try ChildProcess(executable, arguments, environment: environment, input: input).wait()
+        let child = try ChildProcess(executable, arguments, environment: environment, input: input)
+        let pid = child.pid
+        let watchdog = DispatchWorkItem { Glibc.kill(pid, SIGKILL) }
+        let (seconds, attoseconds) = timeout.components
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: watchdog)
+        let result = child.wait()
+        watchdog.cancel()
+        return result
     }
 
     /// The next line the child wrote to standard output, waiting for it; `nil`
