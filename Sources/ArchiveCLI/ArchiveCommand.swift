@@ -13,7 +13,7 @@ struct ArchiveCommand: AsyncParsableCommand {
             json-server-style endpoint. Exit codes: 0 success, 1 failure, 64 usage error.
             """,
         subcommands: [
-            SearchCommand.self, CategoriesCommand.self, AddCommand.self, RemoveCommand.self,
+            SearchCommand.self, CategoriesCommand.self, StorageCommand<AddOperation>.self, StorageCommand<RemoveOperation>.self,
             FavoritesCommand.self, ExportCommand.self, ImportCommand.self, OnboardingCommand.self,
             MigrationsCommand.self, CheckCommand.self, ServeCommand.self,
         ]

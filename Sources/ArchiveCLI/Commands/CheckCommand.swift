@@ -2,7 +2,7 @@ import ArchiveFront
 import ArgumentParser
 
 /// `archive check`.
-struct CheckCommand: ArchiveSubcommand {
+struct CheckCommand: ReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the database's integrity (exit 1 when a problem is found).",
@@ -11,17 +11,15 @@ struct CheckCommand: ArchiveSubcommand {
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
 
-    func run() async throws {
-        let report = try ArchiveDatabase.integrityReport(path: location().databasePath)
-        if json {
-            try JSONOutput.print(report)
-        } else {
-            print(report.isOK ? "ok" : "problems found:")
-            report.problems.forEach { print("  \(TerminalText.visible($0))") }
-            print("\(report.favorites) favorites, \(report.keyValueEntries) key-value entries")
-        }
-        if !report.isOK {
-            throw ExitCode.failure
-        }
+    static func report(path: String) throws -> IntegrityReport {
+        try ArchiveDatabase.integrityReport(path: path)
     }
+
+    static func printHuman(_ report: IntegrityReport) {
+        print(report.isOK ? "ok" : "problems found:")
+        report.problems.forEach { print("  \(TerminalText.visible($0))") }
+        print("\(report.favorites) favorites, \(report.keyValueEntries) key-value entries")
+    }
+
+    static func isFailure(_ report: IntegrityReport) -> Bool { !report.isOK }
 }

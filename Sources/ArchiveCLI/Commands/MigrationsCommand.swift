@@ -2,7 +2,7 @@ import ArchiveFront
 import ArgumentParser
 
 /// `archive migrations`.
-struct MigrationsCommand: ArchiveSubcommand {
+struct MigrationsCommand: ReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrations",
         abstract: "Show the schema migrations the database has applied and those pending.",
@@ -11,12 +11,11 @@ struct MigrationsCommand: ArchiveSubcommand {
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
 
-    func run() async throws {
-        let status = try ArchiveDatabase.migrationStatus(path: location().databasePath)
-        if json {
-            try JSONOutput.print(status)
-            return
-        }
+    static func report(path: String) throws -> MigrationStatus {
+        try ArchiveDatabase.migrationStatus(path: path)
+    }
+
+    static func printHuman(_ status: MigrationStatus) {
         for migration in status.applied {
             print("applied  \(migration.version)  \(migration.name)  \(migration.appliedAt)  \(migration.checksum.prefix(12))")
         }

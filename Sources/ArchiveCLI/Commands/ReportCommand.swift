@@ -1,0 +1,31 @@
+import ArchiveFront
+import ArgumentParser
+
+/// A command that reads a report from the database file without changing it
+/// (`check`, `migrations`), prints it as JSON or for a person, and may fail.
+protocol ReportCommand: ArchiveSubcommand {
+    /// The report: a domain type that encodes its own `--json` shape.
+    associatedtype Report: Encodable
+    /// Reads the report of the file at `path`.
+    static func report(path: String) throws -> Report
+    /// Prints it for a person.
+    static func printHuman(_ report: Report)
+    /// Whether the command exits 1 after printing.
+    static func isFailure(_ report: Report) -> Bool
+}
+
+extension ReportCommand {
+    func run() async throws {
+        let report = try Self.report(path: location().databasePath)
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            Self.printHuman(report)
+        }
+        if Self.isFailure(report) {
+            throw ExitCode.failure
+        }
+    }
+
+    static func isFailure(_ report: Report) -> Bool { false }
+}
