@@ -45,7 +45,6 @@ let package = Package(
         ),
         .executableTarget(
             name: "MigrationsEmbedder",
-            dependencies: ["SQLite"],
             swiftSettings: swiftSettings
         ),
         .plugin(

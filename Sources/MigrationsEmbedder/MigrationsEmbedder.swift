@@ -1,12 +1,14 @@
 import Foundation
-import SQLite
 
 /// Build-time tool behind the `EmbedMigrations` plugin.
 ///
 /// Usage: `MigrationsEmbedder OUTPUT.swift FILE.sql...`. Writes a Swift file
 /// holding every migration's file name and exact text, and fails the build with
-/// a clear message when a file is misnamed, two share a version, or a file is
-/// not UTF-8.
+/// a clear message when a file's name does not start with a version, two share
+/// a version, or a file is not UTF-8. (The full file-name grammar is
+/// `Migration.parse(fileName:)`'s, checked when the migrations load; this tool
+/// does not import the SQLite layer, so that a build compiles it, and
+/// swift-crypto under it, once for the target rather than twice.)
 @main
 enum MigrationsEmbedder {
     static func main() {
@@ -19,7 +21,10 @@ enum MigrationsEmbedder {
         for path in arguments.dropFirst() {
             let url = URL(fileURLWithPath: path)
             let fileName = url.lastPathComponent
-            guard let version = Migration.parse(fileName: fileName)?.version else {
+            let digits = fileName.prefix { $0.isASCII && $0.isNumber }
+            guard fileName.hasSuffix(".sql"), digits.count >= 4, fileName.dropFirst(digits.count).first == "_",
+                let version = Int(digits), version > 0
+            else {
                 fail("\(path): migration files must be named NNNN_snake_name.sql (four or more digits, an underscore, lowercase letters, digits and underscores)")
             }
             if let other = versions[version] {
