@@ -1,4 +1,4 @@
-import ArchiveAPI
+import ArchiveFront
 import FlyingFox
 import FlyingSocks
 import Foundation

@@ -50,6 +50,13 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             dish_name = excluded.dish_name, shop_name = excluded.shop_name,
             introduction = excluded.introduction
         """
+    /// Stores a new favorite; does nothing (no change counted) when the ID is stored.
+    static let insertSQL = "INSERT INTO archive_objects (\(columns)) VALUES (\(placeholders)) ON CONFLICT (id) DO NOTHING"
+    /// Refreshes a stored favorite's fields, keeping its `stored_at` (parameters as ``insertSQL``'s but 7).
+    static let refreshSQL = """
+        UPDATE archive_objects SET photo_url = ?2, category = ?3, dish_name = ?4, shop_name = ?5, introduction = ?6
+        WHERE id = ?1
+        """
     static let firstPageSQL = """
         SELECT \(columns) FROM archive_objects ORDER BY stored_at DESC, id DESC LIMIT ?
         """
@@ -162,12 +169,17 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     public func create(_ object: StoredArchiveObject) throws -> Bool {
         try object.validate()
         return try queue.write { db in
-            let wasStored = try db.fetchOne("SELECT 1 FROM archive_objects WHERE id = ?", object.id) { _ in true } ?? false
-            let statement = try db.cachedStatement(Self.upsertSQL)
-            defer { statement.reset() }
-            try Self.bind(object, to: statement)
-            try statement.run()
-            return !wasStored
+            // One statement for a new favorite (the common case); a second only to refresh a stored one.
+            let insert = try db.cachedStatement(Self.insertSQL)
+            defer { insert.reset() }
+            try Self.bind(object, to: insert)
+            try insert.run()
+            if db.changes > 0 { return true }
+            let refresh = try db.cachedStatement(Self.refreshSQL)
+            defer { refresh.reset() }
+            try Self.bind(object, to: refresh, storedAt: false)
+            try refresh.run()
+            return false
         }
     }
 
@@ -200,14 +212,17 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
 
     // MARK: - Rows
 
-    private static func bind(_ object: StoredArchiveObject, to statement: Statement) throws {
+    /// Binds `object` as parameters 1...7 (``Column/parameter``); without its `storedAt` for ``refreshSQL``.
+    private static func bind(_ object: StoredArchiveObject, to statement: Statement, storedAt: Bool = true) throws {
         try statement.bind(object.id, at: Column.id.parameter)
         try statement.bind(object.photoUrl, at: Column.photoUrl.parameter)
         try statement.bind(object.category, at: Column.category.parameter)
         try statement.bind(object.dishName, at: Column.dishName.parameter)
         try statement.bind(object.shopName, at: Column.shopName.parameter)
         try statement.bind(object.introduction, at: Column.introduction.parameter)
-        try statement.bind(object.storedAt.millisecondsSince1970, at: Column.storedAt.parameter)
+        if storedAt {
+            try statement.bind(object.storedAt.millisecondsSince1970, at: Column.storedAt.parameter)
+        }
     }
 
     private static func object(from row: Statement) throws -> StoredArchiveObject {

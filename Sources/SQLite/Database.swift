@@ -58,6 +58,7 @@ public final class Database {
         var info = stat()
         if !isInMemory, stat(path, &info) == 0 {
             fileIdentity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            cPath = Array(path.utf8CString)
         }
     }
 
@@ -65,6 +66,8 @@ public final class Database {
 
     /// The device and inode of the file as opened (`nil` in memory).
     private var fileIdentity: FileIdentity?
+    /// ``path`` as a C string, made once: the check runs before every write.
+    private var cPath: [CChar] = []
 
     private struct FileIdentity: Equatable {
         let device: UInt64
@@ -78,7 +81,7 @@ public final class Database {
     public func checkFileIsInPlace() throws {
         guard let fileIdentity else { return }
         var info = stat()
-        let current = stat(path, &info) == 0 ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+        let current = stat(cPath, &info) == 0 ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
         guard current != fileIdentity else { return }
         throw SQLiteError(
             code: .readOnlyDatabaseMoved,

@@ -84,13 +84,20 @@ public final class ChildProcess {
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { variables.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, variables)
+        // ETXTBSY: an executable just written (a copied binary) is still open for
+        // writing in a child that another thread is forking; it goes away in a moment.
+        var spawned = posix_spawn(&pid, executable, &actions, nil, argv, variables)
+        let retryUntil = ContinuousClock.now + .seconds(2)
+        while spawned == ETXTBSY, ContinuousClock.now < retryUntil {
+            sched_yield()
+            spawned = posix_spawn(&pid, executable, &actions, nil, argv, variables)
+        }
         if inputPipe[0] >= 0 { close(inputPipe[0]) }
         if outputPipe[1] >= 0 { close(outputPipe[1]) }
         guard spawned == 0 else {
             if inputPipe[1] >= 0 { close(inputPipe[1]) }
             if outputPipe[0] >= 0 { close(outputPipe[0]) }
-            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable])
+            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)])
         }
         self.pid = pid
         if case .pipe(let data) = input {

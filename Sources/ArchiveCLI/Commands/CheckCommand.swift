@@ -11,9 +11,7 @@ struct CheckCommand: ReportCommand {
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
 
-    static func report(path: String) throws -> IntegrityReport {
-        try ArchiveDatabase.integrityReport(path: path)
-    }
+    static let report = ArchiveDatabase.integrityReport(path:)
 
     static func printHuman(_ report: IntegrityReport) {
         print(report.isOK ? "ok" : "problems found:")

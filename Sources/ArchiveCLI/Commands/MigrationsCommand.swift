@@ -11,9 +11,7 @@ struct MigrationsCommand: ReportCommand {
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
 
-    static func report(path: String) throws -> MigrationStatus {
-        try ArchiveDatabase.migrationStatus(path: path)
-    }
+    static let report = ArchiveDatabase.migrationStatus(path:)
 
     static func printHuman(_ status: MigrationStatus) {
         for migration in status.applied {

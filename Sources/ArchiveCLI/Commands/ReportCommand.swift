@@ -6,8 +6,8 @@ import ArgumentParser
 protocol ReportCommand: ArchiveSubcommand {
     /// The report: a domain type that encodes its own `--json` shape.
     associatedtype Report: Encodable
-    /// Reads the report of the file at `path`.
-    static func report(path: String) throws -> Report
+    /// Reads the report of the file at a path.
+    static var report: (_ path: String) throws -> Report { get }
     /// Prints it for a person.
     static func printHuman(_ report: Report)
     /// Whether the command exits 1 after printing.
@@ -16,7 +16,7 @@ protocol ReportCommand: ArchiveSubcommand {
 
 extension ReportCommand {
     func run() async throws {
-        let report = try Self.report(path: location().databasePath)
+        let report = try Self.report(location().databasePath)
         if json {
             try JSONOutput.print(report)
         } else {
