@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // Command-line parsing for both fronts.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The catalog's HTTP client (SwiftNIO: no libcurl, bounded requests).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // SHA-256 of the migrations (their checksums are stored in every database).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
@@ -67,6 +70,12 @@ let package = Package(
         ),
         .target(
             name: "ArchiveAPI",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -14,6 +14,8 @@ public enum ArchiveAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     case malformedJSON(url: String, reason: String)
     /// The body is JSON, but not of the expected shape.
     case unexpectedShape(url: String, reason: String)
+    /// The body is larger than the client accepts.
+    case tooLarge(url: String, limit: Int)
 
     /// A message a person can act on.
     public var description: String {
@@ -32,6 +34,8 @@ public enum ArchiveAPIError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\(url) did not return JSON (\(reason)); is this a json-server-style archive endpoint?"
         case .unexpectedShape(let url, let reason):
             return "\(url) returned JSON of an unexpected shape: \(reason)"
+        case .tooLarge(let url, let limit):
+            return "\(url) answered with more than \(limit / (1 << 20)) MiB (the limit is \(limit) bytes); is this a json-server-style archive endpoint?"
         }
     }
 }

@@ -1,26 +1,49 @@
+import NIOPosix
+import AsyncHTTPClient
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
-/// ``RequestArchiveRepository`` over a json-server-style HTTP endpoint.
+/// ``RequestArchiveRepository`` over a json-server-style HTTP endpoint, on
+/// AsyncHTTPClient (SwiftNIO: no libcurl, no polling while it waits).
 ///
 /// - `GET {base}/archive_images?q=KEYWORD&category=CATEGORY` (each query item
 ///   omitted when empty) returns a JSON array of ``ArchiveSceneEntity``;
 /// - `GET {base}/archive_images/ID` returns one (404: ``ArchiveAPIError/notFound(id:source:)``).
 ///
-/// Timeouts, non-2xx statuses, bodies that are not JSON and JSON of another
-/// shape become ``ArchiveAPIError`` values naming the URL.
+/// Every request is bounded: one total deadline (``timeout``: connecting, the
+/// answer's head and its whole body) and a largest body (``maximumBodyBytes``,
+/// enforced while the body streams in, so an endless body costs bounded memory).
+/// A cancelled task cancels its request's connection work. Failures are
+/// ``ArchiveAPIError`` values naming the URL.
 public struct HTTPArchiveRepository: RequestArchiveRepository {
+    /// The largest body accepted by default: 8 MiB.
+    public static let defaultMaximumBodyBytes = 8 << 20
+
     /// The endpoint's base URL, such as `http://127.0.0.1:3000`.
     public let baseURL: URL
-    /// How long one request may take.
+    /// How long one request may take in all.
     public let timeout: Duration
-    private let session: URLSession
+    /// The largest response body accepted, in bytes.
+    public let maximumBodyBytes: Int
+
+    /// The process's one client: its connections are pooled across requests and
+    /// repositories. It lives as long as the process (a `static let` is never
+    /// deinitialized), on NIO's shared event loops, so there is nothing to shut
+    /// down and nothing to leak or crash at exit.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: HTTPClient.Configuration.Timeout(connect: .seconds(30)),  // the request's own deadline is shorter
+            decompression: .disabled)
+        // A refused connection is an answer ("cannot reach"), not something to retry until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// A client of the endpoint at `baseURL`; throws ``ArchiveAPIError/invalidBaseURL(_:)``
     /// unless it is an absolute http(s) URL.
-    public init(baseURL: String, timeout: Duration = .seconds(10)) throws {
+    public init(baseURL: String, timeout: Duration = .seconds(10), maximumBodyBytes: Int = HTTPArchiveRepository.defaultMaximumBodyBytes) throws {
         guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else {
@@ -28,11 +51,7 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
         }
         self.baseURL = url
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.seconds
-        configuration.timeoutIntervalForResource = timeout.seconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration)
+        self.maximumBodyBytes = maximumBodyBytes
     }
 
     // MARK: - RequestArchiveRepository
@@ -44,7 +63,9 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
         let category = category.trimmingWhitespace()
         if !keyword.isEmpty { items.append(URLQueryItem(name: "q", value: keyword)) }
         if !category.isEmpty { items.append(URLQueryItem(name: "category", value: category)) }
-        components?.queryItems = items.isEmpty ? nil : items
+        components?.percentEncodedQueryItems = items.isEmpty ? nil : items.map {
+            URLQueryItem(name: $0.name, value: $0.value.map(Self.percentEncodedQueryValue))
+        }
         guard let url = components?.url else { throw ArchiveAPIError.invalidBaseURL(baseURL.absoluteString) }
         return try await fetch([ArchiveSceneEntity].self, from: url, notFoundID: nil)
     }
@@ -65,29 +86,114 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
         baseURL.appendingPathComponent("archive_images")
     }
 
+    /// A query value with everything but unreserved characters percent-encoded
+    /// (`+`, `&`, `=` and spaces included), as json-server decodes it.
+    static func percentEncodedQueryValue(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
     private func fetch<Value: Decodable>(_ type: Value.Type, from url: URL, notFoundID: Int?) async throws -> Value {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.seconds)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
+        let text = url.absoluteString
+        let body = try await withDeadline(url: text) {
+            do {
+                return try await self.download(text, notFoundID: notFoundID)
+            } catch is ClosedBeforeAnswering {
+                // A pooled keep-alive connection the server had just closed: a GET is
+                // idempotent, so it is sent once more, on a new connection, within the same deadline.
+                do {
+                    return try await self.download(text, notFoundID: notFoundID)
+                } catch let error as ClosedBeforeAnswering {
+                    throw ArchiveAPIError.unreachable(url: text, reason: error.reason)
+                }
+            }
+        }
+        return try Self.decode(type, from: Data(body), url: text)
+    }
+
+    /// Runs `operation`, failing with ``ArchiveAPIError/timeout(url:seconds:)`` when it
+    /// is not done within ``timeout``; the operation is then cancelled, and with it
+    /// its connection work.
+    private func withDeadline<Result: Sendable>(url: String, _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let timeout = self.timeout
+        return try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw ArchiveAPIError.timeout(url: url, seconds: timeout.seconds)
+            }
+            defer { group.cancelAll() }
+            guard let result = try await group.next() else { throw CancellationError() }
+            return result
+        }
+    }
+
+    private func download(_ url: String, notFoundID: Int?) async throws -> [UInt8] {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: "application/json")
+        let response: HTTPClientResponse
         do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError {
-            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
-            if error.code == .timedOut { throw ArchiveAPIError.timeout(url: url.absoluteString, seconds: timeout.seconds) }
-            throw ArchiveAPIError.unreachable(url: url.absoluteString, reason: error.localizedDescription)
+            // The head's own deadline; the whole request's is `withDeadline`'s.
+            response = try await Self.client.execute(request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9) + 1_000_000))
+        } catch let error as HTTPClientError where error == .remoteConnectionClosed {
+            throw ClosedBeforeAnswering(reason: "the server closed the connection without answering")
+        } catch {
+            throw Self.mapped(error, url: url, timeout: timeout)
         }
-        if Task.isCancelled { throw CancellationError() }
-        guard let http = response as? HTTPURLResponse else {
-            throw ArchiveAPIError.unreachable(url: url.absoluteString, reason: "the answer is not HTTP")
+        if response.status == .notFound, let id = notFoundID {
+            throw ArchiveAPIError.notFound(id: id, source: url)
         }
-        if http.statusCode == 404, let id = notFoundID {
-            throw ArchiveAPIError.notFound(id: id, source: url.absoluteString)
+        guard (200..<300).contains(response.status.code) else {
+            throw ArchiveAPIError.badStatus(url: url, status: Int(response.status.code))
         }
-        guard (200..<300).contains(http.statusCode) else {
-            throw ArchiveAPIError.badStatus(url: url.absoluteString, status: http.statusCode)
+        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maximumBodyBytes {
+            throw ArchiveAPIError.tooLarge(url: url, limit: maximumBodyBytes)
         }
-        return try Self.decode(type, from: data, url: url.absoluteString)
+        var bytes: [UInt8] = []
+        do {
+            for try await chunk in response.body {
+                guard bytes.count + chunk.readableBytes <= maximumBodyBytes else {
+                    throw ArchiveAPIError.tooLarge(url: url, limit: maximumBodyBytes)
+                }
+                bytes.append(contentsOf: chunk.readableBytesView)
+            }
+        } catch let error as ArchiveAPIError {
+            throw error
+        } catch {
+            throw Self.mapped(error, url: url, timeout: timeout)
+        }
+        // A cancelled body stream ends early: never decode half a body.
+        try Task.checkCancellation()
+        return bytes
+    }
+
+    /// The connection closed before any answer came (retried once by ``fetch``).
+    private struct ClosedBeforeAnswering: Error {
+        let reason: String
+    }
+
+    /// AsyncHTTPClient's and NIO's errors as ``ArchiveAPIError`` (or cancellation).
+    static func mapped(_ error: any Error, url: String, timeout: Duration) -> any Error {
+        if error is CancellationError || Task.isCancelled { return CancellationError() }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout:
+                return ArchiveAPIError.timeout(url: url, seconds: timeout.seconds)
+            case .cancelled:
+                return CancellationError()
+            case .redirectLimitReached, .redirectCycleDetected:
+                return ArchiveAPIError.unreachable(url: url, reason: "it redirects in a loop (or more than 5 times)")
+            default:
+                return ArchiveAPIError.unreachable(url: url, reason: "\(error)")
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            let reasons = error.connectionErrors.map { "\($0.error)" }
+            return ArchiveAPIError.unreachable(url: url, reason: reasons.first ?? "\(error)")
+        }
+        return ArchiveAPIError.unreachable(url: url, reason: "\(error)")
     }
 
     /// Decodes `data`, telling JSON that is not JSON from JSON of the wrong shape.
@@ -105,7 +211,6 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
         }
     }
 }
-
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
     var seconds: Double {

@@ -27,6 +27,10 @@ public final class ChildProcess {
         public let stdout: String
         /// Everything it wrote to standard error.
         public let stderr: String
+        /// The CPU time it used, user and system, in seconds.
+        public var cpuSeconds: Double = 0
+        /// Its peak resident memory, in MiB.
+        public var peakResidentMiB: Double = 0
 
         /// stdout parsed as JSON.
         public func json() throws -> Any {
@@ -179,7 +183,8 @@ public final class ChildProcess {
     @discardableResult
     public func wait() -> Result {
         if let result { return result }
-        let status = reap()
+        var usage = rusage()
+        let status = reap(&usage)
         let stdout: String
         if let stdoutPath {
             stdout = String(decoding: FileManager.default.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
@@ -187,14 +192,17 @@ public final class ChildProcess {
             stdout = String(decoding: buffer, as: UTF8.self)
         }
         let stderr = String(decoding: FileManager.default.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
-        let result = Result(status: status, stdout: stdout, stderr: stderr)
+        var result = Result(status: status, stdout: stdout, stderr: stderr)
+        result.cpuSeconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        result.peakResidentMiB = Double(usage.ru_maxrss) / 1024
         self.result = result
         return result
     }
 
-    private func reap() -> Int32 {
+    private func reap(_ usage: UnsafeMutablePointer<rusage>? = nil) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        while wait4(pid, &status, 0, usage) < 0, errno == EINTR {}
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

@@ -1,0 +1,65 @@
+import ArchiveAPI
+import Foundation
+import TestSupport
+import Testing
+
+/// The HTTP client against servers that misbehave: every request ends, with a
+/// typed error naming the URL, within its deadline and its body limit.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct HTTPClientLimitTests {
+    func search(_ server: HostileHTTPServer, timeout: Duration = .seconds(2), maximumBodyBytes: Int = 1 << 20) async throws -> ArchiveAPIError {
+        let repository = try HTTPArchiveRepository(baseURL: server.url, timeout: timeout, maximumBodyBytes: maximumBodyBytes)
+        return try await #require(throws: ArchiveAPIError.self) { _ = try await repository.getArchiveResponse(keyword: "", category: "") }
+    }
+
+    @Test func anEndlessBodyFailsAtTheCap() async throws {
+        let server = try HostileHTTPServer(.endlessBody)
+        let error = try await search(server, timeout: .seconds(30))
+        #expect(error == .tooLarge(url: server.url + "/archive_images", limit: 1 << 20))
+    }
+
+    @Test func anAnnouncedBodyOverTheCapIsRefusedBeforeReadingIt() async throws {
+        let server = try HostileHTTPServer(.raw("HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n[]"))
+        #expect(try await search(server) == .tooLarge(url: server.url + "/archive_images", limit: 1 << 20))
+    }
+
+    @Test func aDrippingServerFailsAtTheDeadline() async throws {
+        let server = try HostileHTTPServer(.drip(interval: .milliseconds(100)))
+        let start = ContinuousClock.now
+        let error = try await search(server, timeout: .seconds(1))
+        #expect(error == .timeout(url: server.url + "/archive_images", seconds: 1))
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func aServerThatNeverAnswersFailsAtTheDeadline() async throws {
+        let server = try HostileHTTPServer(.hang)
+        #expect(try await search(server, timeout: .seconds(1)) == .timeout(url: server.url + "/archive_images", seconds: 1))
+    }
+
+    @Test func garbageHTMLAnd500AreTypedErrors() async throws {
+        let garbage = try HostileHTTPServer(.raw("this is not HTTP\r\n\r\n"))
+        guard case .unreachable(let url, _) = try await search(garbage) else { Issue.record("garbage"); return }
+        #expect(url == garbage.url + "/archive_images")
+        let html = try HostileHTTPServer(.raw("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 15\r\n\r\n<html>hi</html>"))
+        guard case .malformedJSON = try await search(html) else { Issue.record("html"); return }
+        let failing = try HostileHTTPServer(.raw("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"))
+        #expect(try await search(failing) == .badStatus(url: failing.url + "/archive_images", status: 500))
+    }
+
+    @Test func aRedirectLoopIsUnreachable() async throws {
+        let server = try HostileHTTPServer(.redirectLoop)
+        guard case .unreachable(_, let reason) = try await search(server) else { Issue.record("redirect loop"); return }
+        #expect(reason.contains("redirects in a loop"))
+    }
+
+    @Test func cancellingASearchClosesItsConnection() async throws {
+        let server = try HostileHTTPServer(.hang)
+        let repository = try HTTPArchiveRepository(baseURL: server.url, timeout: .seconds(60))
+        let task = Task { try await repository.getArchiveResponse(keyword: "", category: "") }
+        #expect(server.waitForRequests(1, timeout: .seconds(10)))  // the request is on the wire
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        // The request's connection work is cancelled, not just its result: the server sees the close.
+        #expect(server.waitForClosedConnections(1, timeout: .seconds(10)))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a user feels of a misbehaving catalog: the whole `archive` process.
+@Suite(.serialized)
+struct CLIHTTPLimitTests {
+    let cli: CLI
+
+    init() throws {
+        cli = try CLI()
+    }
+
+    @Test func waitingOnAHungServerBurnsNoCPU() throws {
+        let server = try HostileHTTPServer(.hang)
+        let result = try cli.run(["search", "--api-url", server.url, "--timeout", "3"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("did not answer within 3 s"), "\(result.stderr)")
+        // The same command against a refused port: start-up and error, without the wait.
+        let baseline = try cli.run(["search", "--api-url", "http://127.0.0.1:1", "--timeout", "3"])
+        #expect(baseline.status == 1)
+        let waiting = result.cpuSeconds - baseline.cpuSeconds
+        // A polling client spent ~2.4 s of CPU in such a wait; an idle one next to nothing.
+        #expect(waiting < 0.1, "the 3 s wait used \(waiting) s of CPU (\(result.cpuSeconds) s in all, \(baseline.cpuSeconds) s without waiting)")
+    }
+
+    @Test func anEndlessBodyStopsAtTheCapWithBoundedMemory() throws {
+        let server = try HostileHTTPServer(.endlessBody)
+        let result = try cli.run(["search", "--api-url", server.url])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("more than 8 MiB"), "\(result.stderr)")
+        // Bounded, whatever the body: without the cap the client reads gigabytes before its
+        // deadline. (About 40 MiB at rest; up to ~120 MiB seen under the parallel suite.)
+        #expect(result.peakResidentMiB < 200, "peak \(result.peakResidentMiB) MiB")
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A misbehaving HTTP server on 127.0.0.1, for client tests: plain sockets and a
+/// thread per connection, independent of the HTTP stacks under test. It reads
+/// the request head, then does what ``Behavior`` says. Stopped on `deinit`.
+public final class HostileHTTPServer: @unchecked Sendable {
+    // @unchecked Sendable: `listener` and `port` are set once in `init`; `stopped`
+    // is only touched under `lock`; connection threads read nothing else.
+
+    /// What the server does after reading a request's head.
+    public enum Behavior: Sendable {
+        /// Writes these bytes (a whole response, or garbage) and closes.
+        case raw(String)
+        /// A 200 head, then body bytes forever, as fast as the client reads.
+        case endlessBody
+        /// A 200 head announcing a body, then one byte every `interval`.
+        case drip(interval: Duration)
+        /// Never answers; keeps the connection open.
+        case hang
+        /// `302 Found` to the same path, forever.
+        case redirectLoop
+    }
+
+    /// The base URL, such as `http://127.0.0.1:PORT`.
+    public let url: String
+    private let listener: Int32
+    private let lock = NSLock()
+    private var stopped = false
+    private var connections: [Int32] = []
+    private let closedCondition = NSCondition()
+    private var closedCount = 0
+    private var acceptedCount = 0
+
+    /// Waits until `count` connections in all have been closed by the client
+    /// (or the behavior ended), or `timeout` passed; returns whether they were.
+    public func waitForClosedConnections(_ count: Int, timeout: Duration) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        closedCondition.lock()
+        defer { closedCondition.unlock() }
+        while closedCount < count {
+            if !closedCondition.wait(until: deadline) { return closedCount >= count }
+        }
+        return true
+    }
+
+    /// Waits until `count` request heads in all have been received, or `timeout` passed.
+    public func waitForRequests(_ count: Int, timeout: Duration) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        closedCondition.lock()
+        defer { closedCondition.unlock() }
+        while acceptedCount < count {
+            if !closedCondition.wait(until: deadline) { return acceptedCount >= count }
+        }
+        return true
+    }
+
+    private func requestReceived() {
+        closedCondition.lock()
+        acceptedCount += 1
+        closedCondition.broadcast()
+        closedCondition.unlock()
+    }
+
+    private func connectionClosed() {
+        closedCondition.lock()
+        closedCount += 1
+        closedCondition.broadcast()
+        closedCondition.unlock()
+    }
+
+    /// Starts listening and answering with `behavior`.
+    public init(_ behavior: Behavior) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        guard bound == 0, listen(listener, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                guard let self, self.register(connection) else { close(connection); return }
+                Thread.detachNewThread { [weak self] in
+                    Self.serve(connection, behavior) { self?.requestReceived() }
+                    self?.connectionClosed()
+                }
+            }
+        }
+    }
+
+    deinit {
+        lock.lock()
+        stopped = true
+        let open = connections
+        lock.unlock()
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private func register(_ connection: Int32) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if stopped { return false }
+        connections.append(connection)
+        return true
+    }
+
+    private static func serve(_ connection: Int32, _ behavior: Behavior, received: () -> Void) {
+        defer { close(connection) }
+        readHead(connection)
+        received()
+        switch behavior {
+        case .raw(let text):
+            _ = send(connection, text, text.utf8.count, Int32(MSG_NOSIGNAL))
+        case .endlessBody:
+            guard write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n[") else { return }
+            let chunk = String(repeating: #"{"id":1},"#, count: 4096)
+            while write(connection, chunk) {}
+        case .drip(let interval):
+            guard write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n") else { return }
+            while write(connection, " ") {
+                Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+            }
+        case .hang:
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) > 0 {}  // until the client gives up
+        case .redirectLoop:
+            _ = write(connection, "HTTP/1.1 302 Found\r\nLocation: /archive_images\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+    }
+
+    /// Reads until the blank line that ends a request head (or the peer closes).
+    private static func readHead(_ connection: Int32) {
+        var tail: [UInt8] = []
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) == 1 {
+            tail.append(byte)
+            if tail.count > 4 { tail.removeFirst() }
+            if tail == Array("\r\n\r\n".utf8) { return }
+        }
+    }
+
+    /// Sends all of `text`; false once the peer is gone.
+    private static func write(_ connection: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return false }
+            bytes = bytes.dropFirst(sent)
+        }
+        return true
+    }
+}
