@@ -7,8 +7,8 @@ import Glibc
 /// thread per connection, independent of the HTTP stacks under test. It reads
 /// the request head, then does what ``Behavior`` says. Stopped on `deinit`.
 public final class HostileHTTPServer: @unchecked Sendable {
-    // @unchecked Sendable: `listener` and `port` are set once in `init`; `stopped`
-    // is only touched under `lock`; connection threads read nothing else.
+    // @unchecked Sendable: `url` and `listener` are set once in `init`; `stopped` and
+    // `connections` are only touched under `lock`, the two counts only under `counters`.
 
     /// What the server does after reading a request's head.
     public enum Behavior: Sendable {
@@ -30,45 +30,44 @@ public final class HostileHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var connections: [Int32] = []
-    private let closedCondition = NSCondition()
+    /// Guards the two counts below, and signals when either moves.
+    private let counters = NSCondition()
     private var closedCount = 0
-    private var acceptedCount = 0
+    private var receivedCount = 0
 
     /// Waits until `count` connections in all have been closed by the client
     /// (or the behavior ended), or `timeout` passed; returns whether they were.
     public func waitForClosedConnections(_ count: Int, timeout: Duration) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
-        closedCondition.lock()
-        defer { closedCondition.unlock() }
-        while closedCount < count {
-            if !closedCondition.wait(until: deadline) { return closedCount >= count }
-        }
-        return true
+        wait(timeout: timeout) { $0.closedCount >= count }
     }
 
     /// Waits until `count` request heads in all have been received, or `timeout` passed.
     public func waitForRequests(_ count: Int, timeout: Duration) -> Bool {
+        wait(timeout: timeout) { $0.receivedCount >= count }
+    }
+
+    private func wait(timeout: Duration, until done: (HostileHTTPServer) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
-        closedCondition.lock()
-        defer { closedCondition.unlock() }
-        while acceptedCount < count {
-            if !closedCondition.wait(until: deadline) { return acceptedCount >= count }
+        counters.lock()
+        defer { counters.unlock() }
+        while !done(self) {
+            if !counters.wait(until: deadline) { return done(self) }
         }
         return true
     }
 
     private func requestReceived() {
-        closedCondition.lock()
-        acceptedCount += 1
-        closedCondition.broadcast()
-        closedCondition.unlock()
+        counters.lock()
+        receivedCount += 1
+        counters.broadcast()
+        counters.unlock()
     }
 
     private func connectionClosed() {
-        closedCondition.lock()
+        counters.lock()
         closedCount += 1
-        closedCondition.broadcast()
-        closedCondition.unlock()
+        counters.broadcast()
+        counters.unlock()
     }
 
     /// Starts listening and answering with `behavior`.
