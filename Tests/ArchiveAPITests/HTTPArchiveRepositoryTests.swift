@@ -42,7 +42,10 @@ struct HTTPArchiveRepositoryTests {
             _ = try await repository.getArchiveResponse(keyword: "", category: "")
             _ = try await repository.getArchiveResponse(keyword: "", category: "中華")
         }
-        #expect(requests.values == [
+        // A GET whose connection the server closed before answering is sent once more
+        // (idempotent), so a request may reach the server twice in a row.
+        let distinct = requests.values.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(distinct == [
             "/archive_images?q=チーズ&category=洋食",
             "/archive_images?",
             "/archive_images?category=中華",
