@@ -128,8 +128,12 @@ public final class HostileHTTPServer: @unchecked Sendable {
             while write(connection, chunk) {}
         case .drip(let interval):
             guard write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n") else { return }
+            let milliseconds = Int32(clamping: interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+            // Between bytes, wait on the socket itself: a client that gives up (closes)
+            // ends the drip at once instead of at the next write.
+            var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
             while write(connection, " ") {
-                Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+                if poll(&descriptor, 1, milliseconds) != 0 { return }  // the client closed or sent more: stop
             }
         case .hang:
             var byte: UInt8 = 0
