@@ -24,13 +24,19 @@ let package = Package(
         .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
     ],
     dependencies: [
-        // A small HTTP server on sockets (no SwiftNIO): `archive serve` and the HTTP client's tests.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // Command-line parsing for both fronts.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The catalog's HTTP client (SwiftNIO: no libcurl, bounded requests).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `archive serve`: an HTTP/1.1 server on the same SwiftNIO as the client, with
+        // decoder limits and idle timeouts. No default traits: we need neither
+        // swift-configuration nor full Foundation from it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird's own dependencies, named because `serve` uses their types directly.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // SHA-256 of the migrations (their checksums are stored in every database).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
@@ -105,8 +111,14 @@ let package = Package(
             dependencies: [
                 "ArchiveFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -155,8 +167,7 @@ let package = Package(
         .testTarget(
             name: "ArchiveAPITests",
             dependencies: ["ArchiveAPI", "TestSupport",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

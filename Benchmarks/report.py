@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Turns the markdown output of `swift package benchmark` into BENCHMARKS.md:
 every metric for every peer at every N, and the ratios against the targets."""
+import json
 import os
 import platform
 import re
@@ -56,13 +57,23 @@ def fmt(value, digits=0):
     return f"{value:,.{digits}f}"
 
 
+# The whole-process rows (Benchmarks/process.sh): name -> (what, peer, target ratio of medians).
+PROCESS_ROWS = {
+    "cold-search": ("cold `archive search チーズ --category 洋食`, 1,000 favorites",
+                    "`sqlite3 FILE \"select id from archive_objects where id in (17,21,33)\"`", 2.5),
+}
+
+
 def main():
     args = sys.argv[1:]
     smoke = "--smoke" in args
+    process_path = next((a.split("=", 1)[1] for a in args if a.startswith("--process=")), None)
+    process = json.load(open(process_path)) if process_path else {}
     path = [a for a in args if not a.startswith("--")][0]
     results = parse(path)
     sizes = sizes_of(results)
     missing = [n for n in expected(sizes) if n not in results or "time" not in results[n]]
+    missing += [f"process/{name}" for name in PROCESS_ROWS if name not in process]
     if smoke:
         if missing:
             print("missing benchmark results: " + ", ".join(missing), file=sys.stderr)
@@ -121,6 +132,19 @@ def main():
     w(f"\nFull archive search through the Store (dispatch → bundled catalog → merge → new state) at N = {largest:,}: "
       f"p50 {fmt(t('storeSearch', 'engine', largest), 1)} µs, p99 {fmt(t('storeSearch', 'engine', largest, 'p99'), 1)} µs.\n")
 
+    w("## Whole processes\n")
+    w("What a user of the `archive` command feels: release builds, each row one hyperfine run of "
+      "`archive` and the command a user would otherwise run, on the same file (`Benchmarks/process.sh`; "
+      "warm page cache, no shell in between).\n")
+    w("| what | peer | archive (ms, median) | peer (ms, median) | ratio |")
+    w("|---|---|---:|---:|---:|")
+    for name, (what, peer, _) in PROCESS_ROWS.items():
+        row = process.get(name)
+        if row:
+            a, b = row["archive"]["median"] * 1e3, row["peer"]["median"] * 1e3
+            w(f"| {what} | {peer} | {a:.2f} | {b:.2f} | {a / b:.2f}× |")
+    w("")
+
     w("## Targets\n")
     w("| target | measured | met |")
     w("|---|---|:---:|")
@@ -147,6 +171,10 @@ def main():
     e, r, o = mem("merge", "engine", largest), mem("merge", "rawC", largest), mem("merge", "original", largest)
     check(f"merge process peak memory within 1.5× raw C, N = {largest:,}", e, e and r and e / r <= 1.5,
           f"{e:.0f} MB vs {r:.0f} MB ({e / r:.2f}×); the original approach: {o:.0f} MB" if e and r and o else "")
+    for name, (what, _, target) in PROCESS_ROWS.items():
+        row = process.get(name)
+        ratio = row["archive"]["median"] / row["peer"]["median"] if row else None
+        check(f"{what}: within {target}× its peer", ratio, ratio is not None and ratio <= target, f"{ratio:.2f}×" if ratio else "")
     s = t("storeSearch", "engine", largest)
     check(f"Store search p50 under 500 µs, N = {largest:,}", s, s and s < 500, f"{s:.0f} µs" if s else "")
     if missing:

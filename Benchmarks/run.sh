@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the storage benchmarks and prints the comparison table.
 #
-#   Benchmarks/run.sh            full run: N = 10,000, 100,000 and 1,000,000; writes ../BENCHMARKS.md
+#   Benchmarks/run.sh            full run: N = 10,000, 100,000 and 1,000,000, and the whole-process
+#                                rows (process.sh, hyperfine); writes ../BENCHMARKS.md
 #   Benchmarks/run.sh --smoke    CI: N = 1,000, a few iterations; checks that everything runs
 #
 # Database files are built first, once, under $FAVORITE_ARCHIVE_BENCH_DIR
@@ -24,10 +25,15 @@ swift build -c release --product PrepareFixtures
 results="$FAVORITE_ARCHIVE_BENCH_DIR/last-run.md"   # kept: `python3 report.py FILE` redraws the table
 swift package --allow-writing-to-directory "$FAVORITE_ARCHIVE_BENCH_DIR" benchmark --no-progress --format markdown | tee "$results"
 
+# Whole processes: the release `archive` of this same build, against the commands a user would use instead.
+swift build -c release --product archive
+process="$FAVORITE_ARCHIVE_BENCH_DIR/process.json"
+if [[ $mode == smoke ]]; then bash process.sh --smoke "$process"; else bash process.sh "$process"; fi
+
 if [[ $mode == smoke ]]; then
-  python3 report.py --smoke "$results"
+  python3 report.py --smoke --process="$process" "$results"
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
 else
-  python3 report.py "$results" > ../BENCHMARKS.md
+  python3 report.py --process="$process" "$results" > ../BENCHMARKS.md
   echo "wrote BENCHMARKS.md"
 fi

@@ -23,9 +23,10 @@ public struct ArchiveSceneEntity: Sendable, Hashable, Codable, Identifiable {
         self.introduction = introduction
     }
 
-    /// The fields a keyword is searched in, in display order: the dish name, the
-    /// shop name and the introduction.
-    public var searchableFields: [String] { [dishName, shopName, introduction] }
+    /// The fields a keyword is searched in: every string field, as json-server's
+    /// `q` does (the photo URL, the category, the dish name, the shop name and the
+    /// introduction). The one list every search of the catalog goes through.
+    public var searchableFields: [String] { [photoUrl, category, dishName, shopName, introduction] }
 
     /// The catalog's search semantics: an empty (or blank) category or keyword
     /// matches everything; a category must match exactly; a keyword

@@ -24,6 +24,16 @@ public struct BundledArchiveRepository: RequestArchiveRepository {
         return results
     }
 
+    /// The dishes whose text matches `keyword` (``ArchiveSceneEntity/searchableFields``), by ID.
+    public func entities(matching keyword: SearchKeyword) -> [ArchiveSceneEntity] {
+        guard !keyword.isEmpty else { return entities }
+        var results: [ArchiveSceneEntity] = []
+        for (entity, text) in zip(entities, searchTexts) where text.matches(keyword, category: "", of: entity) {
+            results.append(entity)
+        }
+        return results
+    }
+
     public func getArchiveEntity(id: Int) async throws -> ArchiveSceneEntity {
         guard let entity = byID[id] else { throw ArchiveAPIError.notFound(id: id, source: "the bundled catalog") }
         return entity

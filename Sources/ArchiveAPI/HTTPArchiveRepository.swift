@@ -57,16 +57,13 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     // MARK: - RequestArchiveRepository
 
     public func getArchiveResponse(keyword: String, category: String) async throws -> [ArchiveSceneEntity] {
-        var components = URLComponents(url: endpoint(), resolvingAgainstBaseURL: false)
-        var items: [URLQueryItem] = []
+        var items: [QueryString.Item] = []
         let keyword = keyword.trimmingWhitespace()
         let category = category.trimmingWhitespace()
-        if !keyword.isEmpty { items.append(URLQueryItem(name: "q", value: keyword)) }
-        if !category.isEmpty { items.append(URLQueryItem(name: "category", value: category)) }
-        components?.percentEncodedQueryItems = items.isEmpty ? nil : items.map {
-            URLQueryItem(name: $0.name, value: $0.value.map(Self.percentEncodedQueryValue))
-        }
-        guard let url = components?.url else { throw ArchiveAPIError.invalidBaseURL(baseURL.absoluteString) }
+        if !keyword.isEmpty { items.append(QueryString.Item("q", keyword)) }
+        if !category.isEmpty { items.append(QueryString.Item("category", category)) }
+        let query = items.isEmpty ? "" : "?" + QueryString.encode(items)
+        guard let url = URL(string: endpoint().absoluteString + query) else { throw ArchiveAPIError.invalidBaseURL(baseURL.absoluteString) }
         return try await fetch([ArchiveSceneEntity].self, from: url, notFoundID: nil)
     }
 
@@ -84,14 +81,6 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
 
     private func endpoint() -> URL {
         baseURL.appendingPathComponent("archive_images")
-    }
-
-    /// A query value with everything but unreserved characters percent-encoded
-    /// (`+`, `&`, `=` and spaces included), as json-server decodes it.
-    static func percentEncodedQueryValue(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 
     private func fetch<Value: Decodable>(_ type: Value.Type, from url: URL, notFoundID: Int?) async throws -> Value {

@@ -1,5 +1,4 @@
 import ArchiveAPI
-import FlyingFox
 import Foundation
 import TestSupport
 import Testing
@@ -15,10 +14,10 @@ struct HTTPArchiveRepositoryTests {
 
     /// Runs `body` against a server answering with `handler`, then stops the server.
     func withServer(
-        _ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse,
+        _ handler: @escaping @Sendable (TestCatalogServer.Request) async throws -> TestCatalogServer.Reply,
         _ body: (String) async throws -> Void
     ) async throws {
-        let server = try await TestCatalogServer(handler: handler)
+        let server = TestCatalogServer(handler: handler)
         let base = try await server.start()
         do {
             try await body(base)
@@ -33,7 +32,7 @@ struct HTTPArchiveRepositoryTests {
         let requests = Recorder<String>()
         try await withServer({ request in
             requests.append("\(request.path)?\(request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
-            return TestCatalogServer.json(Self.twoDishes)
+            return TestCatalogServer.Reply.json(Self.twoDishes)
         }) { base in
             let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let entities = try await repository.getArchiveResponse(keyword: "チーズ", category: "洋食")
@@ -55,8 +54,8 @@ struct HTTPArchiveRepositoryTests {
     @Test func oneEntityByIDAnd404IsNotFound() async throws {
         try await withServer({ request in
             request.path == "/archive_images/17"
-                ? TestCatalogServer.json(#"{"id": 17, "photoUrl": "u", "category": "洋食", "dishName": "d", "shopName": "s", "introduction": "i"}"#)
-                : HTTPResponse(statusCode: .notFound)
+                ? TestCatalogServer.Reply.json(#"{"id": 17, "photoUrl": "u", "category": "洋食", "dishName": "d", "shopName": "s", "introduction": "i"}"#)
+                : .status(404)
         }) { base in
             let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             #expect(try await repository.getArchiveEntity(id: 17).id == 17)
@@ -67,7 +66,7 @@ struct HTTPArchiveRepositoryTests {
     }
 
     @Test func aServerErrorIsABadStatusNamingTheURL() async throws {
-        try await withServer({ _ in HTTPResponse(statusCode: .internalServerError) }) { base in
+        try await withServer({ _ in .status(500) }) { base in
             let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let error = try await #require(throws: ArchiveAPIError.self) {
                 try await repository.getArchiveResponse(keyword: "", category: "")
@@ -78,7 +77,7 @@ struct HTTPArchiveRepositoryTests {
     }
 
     @Test func aBodyThatIsNotJSONIsMalformed() async throws {
-        try await withServer({ _ in TestCatalogServer.json("<html>oops</html>") }) { base in
+        try await withServer({ _ in TestCatalogServer.Reply.json("<html>oops</html>") }) { base in
             let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let error = try await #require(throws: ArchiveAPIError.self) {
                 try await repository.getArchiveResponse(keyword: "", category: "")
@@ -98,7 +97,7 @@ struct HTTPArchiveRepositoryTests {
         (#"[{"id": 17, "photoUrl": "u", "category": "c", "shopName": "s", "introduction": "i"}]"#, "dishName"),
     ])
     func jsonOfAnotherShapeIsAnUnexpectedShapeSayingWhere(body: String, mention: String) async throws {
-        try await withServer({ _ in TestCatalogServer.json(body) }) { base in
+        try await withServer({ _ in TestCatalogServer.Reply.json(body) }) { base in
             let repository = try HTTPArchiveRepository(baseURL: base, timeout: Self.patient)
             let error = try await #require(throws: ArchiveAPIError.self) {
                 try await repository.getArchiveResponse(keyword: "", category: "")
@@ -115,7 +114,7 @@ struct HTTPArchiveRepositoryTests {
         let release = Gate()
         try await withServer({ _ in
             await release.wait()
-            return TestCatalogServer.json("[]")
+            return TestCatalogServer.Reply.json("[]")
         }) { base in
             let repository = try HTTPArchiveRepository(baseURL: base, timeout: .milliseconds(300))
             let error = try await #require(throws: ArchiveAPIError.self) {
@@ -128,7 +127,7 @@ struct HTTPArchiveRepositoryTests {
 
     @Test func aClosedPortIsUnreachable() async throws {
         // Bind a server to get a free port, then stop it so nothing listens there.
-        let server = try await TestCatalogServer { _ in TestCatalogServer.json("[]") }
+        let server = TestCatalogServer { _ in TestCatalogServer.Reply.json("[]") }
         let base = try await server.start()
         await server.stop()
         let repository = try HTTPArchiveRepository(baseURL: base, timeout: .seconds(5))

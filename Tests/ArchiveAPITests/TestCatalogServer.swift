@@ -1,35 +1,67 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import Hummingbird
+import Logging
+import NIOCore
 
-/// An HTTP server on 127.0.0.1 with an ephemeral port, for the client's tests.
-/// Stops when the test calls ``stop()``.
-actor TestCatalogServer {
-    private let server: HTTPServer
-    private var task: Task<Void, any Error>?
-
-    init(handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws {
-        server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
-        await server.appendRoute("*", handler: handler)
+/// An HTTP server on 127.0.0.1 with an ephemeral port, for the client's tests,
+/// on Hummingbird (the stack `archive serve` uses). Stops when the test calls ``stop()``.
+final class TestCatalogServer: Sendable {
+    /// What the test's handler sees of a request: its path and its decoded query items.
+    struct Request: Sendable {
+        let path: String
+        let query: [QueryItem]
     }
 
-    /// Starts listening and returns the base URL.
+    /// One decoded query item.
+    struct QueryItem: Sendable {
+        let name: String
+        let value: String
+    }
+
+    /// What the test's handler answers.
+    struct Reply: Sendable {
+        var status: Int
+        var body: String
+
+        static func json(_ text: String, status: Int = 200) -> Reply { Reply(status: status, body: text) }
+        static func status(_ status: Int) -> Reply { Reply(status: status, body: "") }
+    }
+
+    private let task: Task<Void, any Error>
+    private let started: AsyncStream<String>
+
+    init(handler: @escaping @Sendable (Request) async throws -> Reply) {
+        let (started, continuation) = AsyncStream<String>.makeStream()
+        self.started = started
+        var logger = Logger(label: "test-catalog-server")
+        logger.logLevel = .critical
+        let application = Application(
+            responder: CallbackResponder { (request: Hummingbird.Request, _: BasicRequestContext) in
+                let query = request.uri.queryParameters.map { QueryItem(name: String($0.key), value: String($0.value)) }
+                let reply = try await handler(Request(path: request.uri.path, query: query))
+                return Response(
+                    status: .init(code: reply.status),
+                    headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: reply.body)))
+            },
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield("http://127.0.0.1:\(channel.localAddress?.port ?? 0)")
+                continuation.finish()
+            },
+            logger: logger)
+        task = Task { try await application.run() }
+    }
+
+    /// Waits until the server listens and returns its base URL.
     func start() async throws -> String {
-        let server = self.server
-        task = Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard let address = await server.listeningAddress, case .ip4(_, let port) = address else {
-            throw URLError(.cannotConnectToHost)
-        }
-        return "http://127.0.0.1:\(port)"
+        for await url in started { return url }
+        throw CancellationError()
     }
 
+    /// Stops listening and closes the connections.
     func stop() async {
-        await server.stop(timeout: 0)
-        task?.cancel()
-    }
-
-    static func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {
-        HTTPResponse(statusCode: status, headers: [.contentType: "application/json"], body: Data(text.utf8))
+        task.cancel()
+        _ = await task.result
     }
 }

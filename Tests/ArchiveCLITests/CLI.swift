@@ -41,6 +41,12 @@ struct CLI {
     }
 }
 
+/// `archive serve` ended without printing its URL.
+struct ServeFailed: Error, CustomStringConvertible {
+    let stderr: String
+    var description: String { "archive serve did not print its URL: \(stderr)" }
+}
+
 /// A running `archive serve`, stopped when the test ends.
 final class ServeProcess {
     let process: ChildProcess
@@ -50,6 +56,9 @@ final class ServeProcess {
         process = try ChildProcess(CLI.executable.path, ["serve", "--port", "0"] + arguments, environment: cli.environment(), streamingStdout: true)
         // The first stdout line is the base URL (nil if serve failed).
         url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard url.hasPrefix("http://127.0.0.1:") else {
+            throw ServeFailed(stderr: process.kill().stderr)
+        }
     }
 
     deinit {

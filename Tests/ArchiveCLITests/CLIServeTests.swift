@@ -38,4 +38,58 @@ struct CLIServeTests {
             #expect(result.stderr.contains("HTTP 500"))
         }
     }
+
+    @Test func jsonServerConventionsOnTheWire() throws {
+        let server = try ServeProcess(cli: cli)
+        let connection = try RawHTTPConnection(url: server.url)
+        func ids(_ target: String) throws -> [Int] {
+            let response = try connection.request(target)
+            #expect(response.status == 200, "\(target): \(response.text)")
+            return (try response.json() as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+        }
+        // 洋食屋 グリル銀河, with + for the space and percent-escaped UTF-8.
+        #expect(try ids("/archive_images?q=%E6%B4%8B%E9%A3%9F%E5%B1%8B+%E3%82%B0%E3%83%AA%E3%83%AB") == [12, 13, 17])
+        #expect(try ids("/archive_images?q=DISHES/0017.JPG") == [17], "every string field, ignoring case")
+        #expect(try ids("/archive_images?id=17&id=33&id=21") == [17, 21, 33])
+        #expect(try ids("/archive_images?id=17&category=%E5%92%8C%E9%A3%9F") == [])
+
+        let page = try connection.request("/archive_images?_page=2&_limit=5&_sort=id&_order=desc")
+        #expect(page.status == 200)
+        #expect((try page.json() as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [61, 60, 59, 58, 57])
+        #expect(page.header("X-Total-Count") == "66")
+        #expect(page.header("Link") == [
+            "<\(server.url)/archive_images?_limit=5&_sort=id&_order=desc&_page=1>; rel=\"first\"",
+            "<\(server.url)/archive_images?_limit=5&_sort=id&_order=desc&_page=1>; rel=\"prev\"",
+            "<\(server.url)/archive_images?_limit=5&_sort=id&_order=desc&_page=3>; rel=\"next\"",
+            "<\(server.url)/archive_images?_limit=5&_sort=id&_order=desc&_page=14>; rel=\"last\"",
+        ].joined(separator: ", "))
+
+        let one = try connection.request("/archive_images/17")
+        #expect((try one.json() as? [String: Any])?["dishName"] as? String == "チーズハンバーグ")
+        for missing in ["/archive_images/9999", "/archive_images/abc", "/archive_images/-1", "/archive_images/17/x", "/other"] {
+            #expect(try connection.request(missing).status == 404, "\(missing)")
+        }
+        let bad = try connection.request("/archive_images?_page=0")
+        #expect(bad.status == 400)
+        #expect((try bad.json() as? [String: String])?["error"]?.contains("_page must be a whole number ≥ 1") == true)
+    }
+
+    /// One meaning of "keyword": the bundled catalog and the HTTP catalog mode
+    /// (the client's request, `serve`'s `q`) find the same dishes for every keyword,
+    /// including ones with characters a query string must escape.
+    @Test func theBundledAndTheHTTPCatalogAgreeOnEveryKeyword() throws {
+        let server = try ServeProcess(cli: cli)
+        for keyword in ["チーズ", "ちーず", "CHEESE", "dishes/0017", "グリル銀河", "洋食屋 グリル", "a+b", "100%", "&", "=", "  蕎麦  ", ".JPG"] {
+            for category in ["", "洋食"] {
+                let arguments = ["search", keyword, "--category", category, "--json"]
+                let bundled = try cli.run(arguments)
+                let http = try cli.run(arguments + ["--api-url", server.url])
+                #expect(bundled.status == 0 && http.status == 0, "\(http.stderr)")
+                let ids = { (result: CLI.Result) in ((try? result.json() as? [String: Any])?["results"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } }
+                #expect(ids(bundled) == ids(http), "\(keyword) in \(category.isEmpty ? "every category" : category)")
+                #expect(ids(bundled) != nil)
+                if keyword == "チーズ" { #expect(ids(bundled)?.count ?? 0 >= 3, "the comparison is not vacuous") }
+            }
+        }
+    }
 }

@@ -2,14 +2,18 @@ import ArchiveFront
 import ArgumentParser
 import Foundation
 
-/// `archive serve [--port P] [--delay MS] [--fail-rate R]`.
+/// `archive serve [--port P] [--delay MS] [--fail-rate R] [--idle-timeout S]`.
 struct ServeCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the bundled catalog over HTTP on 127.0.0.1, as a json-server-style endpoint.",
         discussion: """
             Try the HTTP catalog mode against it: archive search --api-url http://127.0.0.1:3000 チーズ. \
-            The first line on stdout is the base URL. Runs until interrupted (ctrl-c).
+            The first line on stdout is the base URL. Runs until interrupted (ctrl-c). \
+            Answers GET and HEAD with json-server's conventions: q (every text field, ignoring case), \
+            field filters (category=洋食&category=和食, id=17), _page/_limit (X-Total-Count, Link), \
+            _sort/_order, /archive_images/ID. Request heads over 16 KiB get 431, bodies 413/405, \
+            and idle connections are closed after --idle-timeout.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -24,7 +28,14 @@ struct ServeCommand: ArchiveSubcommand {
     @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Answer HTTP 500 to this fraction of requests (0 to 1).", valueName: "rate"))
     var failRate: Double = 0
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection that sends no complete request part for this long.", valueName: "seconds"))
+    var idleTimeout: Double = 15
+
     func validate() throws {
+        guard idleTimeout.isFinite, idleTimeout >= 0.01, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be between 0.01 and 86400 seconds, got \(idleTimeout)")
+        }
+        guard delay <= 3_600_000 else { throw ValidationError("--delay must be at most 3600000 ms (an hour), got \(delay)") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard delay >= 0 else { throw ValidationError("--delay must not be negative, got \(delay)") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, got \(failRate)") }
@@ -34,10 +45,12 @@ struct ServeCommand: ArchiveSubcommand {
     }
 
     func run() async throws {
-        let server = CatalogServer(catalog: BundledArchiveRepository(), delay: .milliseconds(delay), failRate: failRate)
+        let server = CatalogServer(
+            catalog: BundledArchiveRepository(), delay: .milliseconds(delay), failRate: failRate,
+            idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())))
         let json = self.json
         do {
-            try await server.run(port: UInt16(port)) { url in
+            try await server.run(port: port) { url in
                 let line = json ? #"{"url":"\#(url)"}"# : url
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 Terminal.message("serving the bundled catalog at \(url)/archive_images (ctrl-c stops)")
