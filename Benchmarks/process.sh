@@ -13,14 +13,23 @@ cd "$(dirname "$0")"
 
 runs=60
 warmup=10
+smoke=0
 if [[ ${1:-} == --smoke ]]; then
   runs=3
   warmup=1
+  smoke=1
   shift
 fi
 output=${1:?usage: process.sh [--smoke] OUTPUT.json}
 
 archive="$(swift build -c release --show-bin-path)/archive"
+# A full run also measures the same `archive` with the Swift runtime and
+# Foundation linked statically (SwiftPM's --static-swift-stdlib, a build of its own).
+static_archive=""
+if ((!smoke)); then
+  swift build -c release --product archive --static-swift-stdlib --scratch-path .build-static
+  static_archive="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/archive"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -34,19 +43,21 @@ rows = [{"id": i, "photoUrl": f"https://photos.example/{i}.jpg", "category": ["�
          "storedAt": "2026-01-01T00:00:00.000Z"} for i in range(1, 1001)]
 json.dump(rows, open(sys.argv[1], "w"), ensure_ascii=False)
 PY
-"$archive" import "$work/favorites.json" --database "$database" > /dev/null
+"$archive" import "$work/favorites.json" --database "$database" > /dev/null 2> "$work/import.log" || { cat "$work/import.log" >&2; exit 1; }
 
 rows=()
-measure() {  # name, then the two commands: ours, the peer
-  local name=$1 ours=$2 peer=$3
+measure() {  # name, the arguments of `archive`, the peer command
+  local name=$1 arguments=$2 peer=$3
+  local commands=(-n archive "$archive $arguments")
+  [[ -n $static_archive ]] && commands+=(-n archive-static "$static_archive $arguments")
   hyperfine -N --warmup "$warmup" --runs "$runs" --style none \
-    --export-json "$work/$name.json" -n "archive" "$ours" -n "peer" "$peer" > /dev/null
+    --export-json "$work/$name.json" "${commands[@]}" -n peer "$peer" > /dev/null
   rows+=("$work/$name.json")
   echo "measured $name"
 }
 
 measure cold-search \
-  "$archive search チーズ --category 洋食 --database $database" \
+  "search チーズ --category 洋食 --database $database" \
   "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'"
 
 python3 - "$output" "${rows[@]}" <<'PY'
