@@ -36,6 +36,9 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(name: "PrepareFixtures", dependencies: ["BenchmarkPeers"]),
+        // Standalone merges, for whole-process peak memory (process.sh): the engine, and pure C.
+        .executableTarget(name: "MergeProcess", dependencies: ["BenchmarkPeers"]),
+        .executableTarget(name: "RawCMergeProcess", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(
             name: "StorageBenchmarks",
             dependencies: [

@@ -46,25 +46,83 @@ PY
 "$archive" import "$work/favorites.json" --database "$database" > /dev/null 2> "$work/import.log" || { cat "$work/import.log" >&2; exit 1; }
 
 rows=()
-measure() {  # name, the arguments of `archive`, the peer command
-  local name=$1 arguments=$2 peer=$3
-  local commands=(-n archive "$archive $arguments")
-  [[ -n $static_archive ]] && commands+=(-n archive-static "$static_archive $arguments")
-  hyperfine -N --warmup "$warmup" --runs "$runs" --style none \
-    --export-json "$work/$name.json" "${commands[@]}" -n peer "$peer" > /dev/null
+# One hyperfine run: ours (and the static build of ours), then the peer.
+# In the command and the prepare templates, {archive} is the binary measured.
+# compare NAME COMMAND PEER [PREPARE PEER_PREPARE] -- [hyperfine options...]
+# (RUNS=… WARMUP=… before `compare` change the number of runs for one row.)
+compare() {
+  local name=$1 template=$2 peer=$3
+  shift 3
+  local prepare="" peer_prepare=""
+  if [[ ${1:-} != -- ]]; then prepare=$1 peer_prepare=$2; shift 2; fi
+  shift  # --
+  local binaries=("$archive") names=(archive)
+  [[ -n $static_archive ]] && binaries+=("$static_archive") names+=(archive-static)
+  local commands=() prepares=()
+  for index in "${!binaries[@]}"; do
+    commands+=(-n "${names[$index]}" "${template//\{archive\}/${binaries[$index]}}")
+    [[ -n $prepare ]] && prepares+=(--prepare "${prepare//\{archive\}/${binaries[$index]}}")
+  done
+  commands+=(-n peer "$peer")
+  [[ -n $peer_prepare ]] && prepares+=(--prepare "$peer_prepare")
+  hyperfine --warmup "${WARMUP:-$warmup}" --runs "${RUNS:-$runs}" --style none "$@" "${prepares[@]}" \
+    --export-json "$work/$name.json" "${commands[@]}" > /dev/null
   rows+=("$work/$name.json")
   echo "measured $name"
 }
 
-measure cold-search \
-  "search チーズ --category 洋食 --database $database" \
-  "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'"
+# Cold start: a search of the bundled catalog merged with the stored favorites.
+compare cold-search \
+  "{archive} search チーズ --category 洋食 --database $database" \
+  "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'" -- -N
 
-python3 - "$output" "${rows[@]}" <<'PY'
+# Cold add then remove of catalog dish 66 (two processes each side; each pair leaves the file as it was).
+"$archive" remove 66 --database "$database" > /dev/null 2>&1
+insert="INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) VALUES (66, 'https://photos.favorite-archive.example/dishes/0066.jpg', 'カフェ', 'パンケーキ', 'カフェ こもれび', 'ふわふわ', 1700000000000)"
+compare cold-add-remove \
+  "{archive} add 66 --database $database > /dev/null && {archive} remove 66 --database $database > /dev/null" \
+  "sqlite3 $database \"$insert\" && sqlite3 $database 'DELETE FROM archive_objects WHERE id = 66'" --
+
+# The largest engine fixture of the benchmark run (1,000,000 favorites in a full run).
+largest=$(ls "$FAVORITE_ARCHIVE_BENCH_DIR" | sed -n 's/^engine-\([0-9]*\)\.sqlite3$/\1/p' | sort -n | tail -1)
+fixture="$FAVORITE_ARCHIVE_BENCH_DIR/engine-$largest.sqlite3"
+count=$(sqlite3 "$fixture" 'select count(*) from archive_objects')
+export_file="$work/favorites-export.json"
+select="select id, photo_url as photoUrl, category, dish_name as dishName, shop_name as shopName, introduction, stored_at as storedAt from archive_objects order by stored_at desc, id desc"
+big_runs=$(( smoke ? 2 : 5 ))
+
+# Export of the whole fixture to a file, against SQLite's own JSON output.
+RUNS=$big_runs WARMUP=1 compare export \
+  "{archive} export --database $fixture --output $work/archive-export.json" \
+  "sqlite3 -json $fixture '$select' > $work/sqlite-export.json" --
+"$archive" export --database "$fixture" --output "$export_file" 2> /dev/null
+
+# Import of that export into a new file, end to end, against a short Python script
+# (json.load + executemany in one transaction, into the same schema with the same pragmas).
+echo '[]' > "$work/empty.json"
+RUNS=$big_runs WARMUP=0 compare import \
+  "{archive} import $export_file --database $work/imported.sqlite3 > /dev/null 2>&1" \
+  "python3 import_peer.py $export_file $work/peer.sqlite3 > /dev/null" \
+  "rm -f $work/imported.sqlite3 $work/imported.sqlite3-wal $work/imported.sqlite3-shm" \
+  "rm -f $work/peer.sqlite3 $work/peer.sqlite3-wal $work/peer.sqlite3-shm; $archive import $work/empty.json --database $work/peer.sqlite3 > /dev/null 2>&1" \
+  --
+
+# Peak memory (the largest resident set, over three runs) of whole processes.
+peak() { python3 peak_rss.py "$@"; }
+rm -f "$work"/imported.sqlite3*
+import_rss=$(peak sh -c "rm -f $work/imported.sqlite3*; exec $archive import $export_file --database $work/imported.sqlite3 2> /dev/null")
+bin=$(swift build -c release --show-bin-path)
+merge_rss=$(peak "$bin/MergeProcess" "$fixture" "$count" 1000)
+rawc_fixture="$FAVORITE_ARCHIVE_BENCH_DIR/rawC-$largest.sqlite3"
+rawc_merge_rss=$(peak "$bin/RawCMergeProcess" "$rawc_fixture" "$count" 1000)
+echo "measured peak memory"
+
+python3 - "$output" "$count" "$import_rss" "$merge_rss" "$rawc_merge_rss" "${rows[@]}" <<'PY'
 import json, os, sys
-out = {}
-for path in sys.argv[2:]:
+output, count, import_rss, merge_rss, rawc_merge_rss = sys.argv[1], int(sys.argv[2]), *map(int, sys.argv[3:6])
+out = {"count": count, "peakKB": {"import": import_rss, "merge": merge_rss, "rawCMerge": rawc_merge_rss}}
+for path in sys.argv[6:]:
     results = json.load(open(path))["results"]
     out[os.path.basename(path)[:-5]] = {r["command"]: {"median": r["median"], "mean": r["mean"], "stddev": r["stddev"]} for r in results}
-json.dump(out, open(sys.argv[1], "w"), indent=1)
+json.dump(out, open(output, "w"), indent=1)
 PY

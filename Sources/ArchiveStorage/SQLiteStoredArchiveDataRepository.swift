@@ -145,18 +145,20 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         }
         // One row more than asked: a next cursor is given only when a next row exists,
         // so an exactly full last page does not lead to an empty one.
-        var objects = try queue.read { db in
-            if let cursor {
-                return try db.fetchAll(Self.nextPageSQL, cursor.storedAtMilliseconds, cursor.id, limit + 1, row: Self.object(from:))
+        return try queue.read { db in
+            var builder = StoredArchivePage.Builder(capacity: limit + 1)
+            func collect(_ statement: Statement) throws {
+                while try statement.step() {
+                    try Self.appendRow(from: statement, to: &builder)
+                }
             }
-            return try db.fetchAll(Self.firstPageSQL, limit + 1, row: Self.object(from:))
+            if let cursor {
+                try db.withStatement(Self.nextPageSQL, cursor.storedAtMilliseconds, cursor.id, limit + 1, body: collect)
+            } else {
+                try db.withStatement(Self.firstPageSQL, limit + 1, body: collect)
+            }
+            return builder.page(limit: limit)
         }
-        var next: StoredArchivePageCursor?
-        if objects.count > limit {
-            objects.removeLast()
-            next = objects.last.map(StoredArchivePageCursor.init(after:))
-        }
-        return StoredArchivePage(objects: objects, nextCursor: next)
     }
 
     public func snapshot<Result>(_ body: () throws -> Result) throws -> Result {
@@ -223,6 +225,25 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         if storedAt {
             try statement.bind(object.storedAt.millisecondsSince1970, at: Column.storedAt.parameter)
         }
+    }
+
+    /// The text columns of a row, in ``StoredArchiveRow/Field``'s order.
+    private static let textColumns: [Int32] = [Column.photoUrl, .category, .dishName, .shopName, .introduction].map(\.index)
+
+    /// Copies the current row of a page query into `builder`: its integers, and its
+    /// texts as bytes (no `String` is made; ``StoredArchiveRow`` decodes on access).
+    private static func appendRow(from row: Statement, to builder: inout StoredArchivePage.Builder) throws {
+        let id = try row.int(at: Column.id.index)
+        let storedAt = try row.int64(at: Column.storedAt.index)
+        guard StoredArchiveObject.storedAtRange.contains(storedAt) else {
+            throw ArchiveStorageError.storedAtOutOfRange(id: id, milliseconds: storedAt)
+        }
+        builder.beginRow(id: id, storedAtMilliseconds: storedAt)
+        // In StoredArchiveRow.Field's order, which is the table's.
+        for column in textColumns {
+            try row.withText(at: column) { builder.appendText($0) }
+        }
+        builder.endRow()
     }
 
     private static func object(from row: Statement) throws -> StoredArchiveObject {

@@ -20,6 +20,11 @@ public struct StoredArchivePageCursor: Sendable, Hashable, Codable, LosslessStri
         self.init(storedAtMilliseconds: object.storedAt.millisecondsSince1970, id: object.id)
     }
 
+    /// The cursor just after `row`.
+    public init(after row: StoredArchiveRow) {
+        self.init(storedAtMilliseconds: row.storedAtMilliseconds, id: row.id)
+    }
+
     /// Parses `STOREDAT_MS:ID`; `nil` for any other text.
     public init?(_ description: String) {
         let parts = description.split(separator: ":", omittingEmptySubsequences: false)

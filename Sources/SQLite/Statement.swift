@@ -1,4 +1,5 @@
-internal import CSQLite
+// Public: the row readers used in hot loops are `@inlinable`, so they call SQLite directly in the caller.
+public import CSQLite
 
 /// A prepared SQLite statement. It owns its `sqlite3_stmt` and finalizes it in `deinit`.
 ///
@@ -8,7 +9,7 @@ internal import CSQLite
 public final class Statement {
     /// The SQL text the statement was prepared from.
     public let sql: String
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
     let path: String
 
     /// One byte whose address stands for "no bytes" when binding an empty string.
@@ -103,18 +104,33 @@ public final class Statement {
     }
 
     /// Reads an INTEGER column as `Int`: ``column(_:at:)`` without the generic dispatch, for hot loops.
+    @inlinable
     public func int(at index: Int32) throws -> Int {
-        try Int.read(from: self, at: index)
+        Int(try int64(at: index))
     }
 
     /// Reads an INTEGER column as `Int64`, for hot loops.
+    @inlinable
     public func int64(at index: Int32) throws -> Int64 {
-        try Int64.read(from: self, at: index)
+        let type = sqlite3_column_type(handle, index)
+        guard type == SQLITE_INTEGER else { throw typeMismatch(type, at: index, expected: "Int64") }
+        return sqlite3_column_int64(handle, index)
     }
 
     /// Reads a TEXT column as `String`, for hot loops.
     public func string(at index: Int32) throws -> String {
         try String.read(from: self, at: index)
+    }
+
+    /// Calls `body` with the bytes of the TEXT column `index` of the current row,
+    /// valid only during the call (no `String` is made): for copying rows in hot loops.
+    @inlinable
+    public func withText<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        let type = sqlite3_column_type(handle, index)
+        guard type == SQLITE_TEXT else { throw typeMismatch(type, at: index, expected: "String") }
+        // The pointer first, then its length (SQLite's documented order).
+        guard let bytes = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
     /// The storage class of the 0-based column `index` of the current row.
@@ -135,6 +151,12 @@ public final class Statement {
         guard actual == type else {
             throw mismatch(at: index, "holds \(Self.typeName(actual)), expected \(swiftType)")
         }
+    }
+
+    /// The error for a column of storage class `type` read as `expected` (kept out of line: the hot paths only test).
+    @usableFromInline
+    func typeMismatch(_ type: Int32, at index: Int32, expected: String) -> SQLiteError {
+        mismatch(at: index, "holds \(Self.typeName(type)), expected \(expected)")
     }
 
     func mismatch(at index: Int32, _ what: String) -> SQLiteError {

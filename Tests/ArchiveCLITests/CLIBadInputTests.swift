@@ -111,6 +111,10 @@ struct CLIBadInputTests {
         (["onboarding", "maybe"], "maybe"),
         (["serve", "--api-url", "http://x"], "drop --api-url"),
         (["serve", "--fail-rate", "2"], "--fail-rate"),
+        (["serve", "--idle-timeout", "0"], "--idle-timeout must be between"),
+        (["serve", "--idle-timeout", "nan"], "--idle-timeout must be between"),
+        (["serve", "--delay", "99999999999"], "--delay must be at most"),
+        (["serve", "--port", "65536"], "--port must be between"),
         (["frobnicate"], "Usage: archive"),
     ])
     func usageErrorsExitWith64(arguments: [String], mention: String) throws {

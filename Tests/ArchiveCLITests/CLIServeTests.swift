@@ -30,6 +30,15 @@ struct CLIServeTests {
         #expect(unknown.stderr.contains("no dish with ID 4242"))
     }
 
+    @Test func aPortInUseIsAClearFailure() throws {
+        let server = try ServeProcess(cli: cli)
+        let port = try #require(URL(string: server.url)?.port)
+        let second = try cli.run(["serve", "--port", String(port)], timeout: .seconds(30))
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("cannot serve on 127.0.0.1:\(port)"), "\(second.stderr)")
+        #expect(second.stderr.contains("pick another --port"))
+    }
+
     @Test func aFailRateOfOneAlwaysAnswers500() throws {
         let server = try ServeProcess(cli: cli, arguments: ["--fail-rate", "1"])
         for _ in 0..<3 {

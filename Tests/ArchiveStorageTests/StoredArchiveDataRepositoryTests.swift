@@ -151,6 +151,39 @@ struct StoredArchiveDataRepositoryTests {
         #expect(third.nextCursor == nil)
     }
 
+    @Test func aPageRowReadsWhatWasStoredFieldByField() throws {
+        var odd = Fixtures.object(7, dishName: "チーズ \"quoted\" \u{1B}[31m")
+        odd.photoUrl = ""
+        odd.introduction = String(repeating: "長い紹介。", count: 600)
+        let objects = [Fixtures.object(1), odd, Fixtures.object(9)]
+        try favorites.create(contentsOf: objects)
+        let page = try favorites.page(after: nil, limit: 10)
+        #expect(page.count == 3)
+        for row in page {
+            let stored = try #require(objects.first { $0.id == row.id })
+            #expect(row.object == stored)
+            #expect(row.photoUrl == stored.photoUrl && row.category == stored.category)
+            #expect(row.dishName == stored.dishName && row.shopName == stored.shopName)
+            #expect(row.introduction == stored.introduction)
+            #expect(row.storedAt == stored.storedAt)
+            #expect(row.withUTF8(.dishName) { Array($0) } == Array(stored.dishName.utf8))
+        }
+        // The page read from SQLite equals one built from the same objects, row by row and whole.
+        let built = StoredArchivePage(objects: page.objects, nextCursor: nil)
+        #expect(built == page)
+        #expect(Array(built) == Array(page))
+    }
+
+    @Test func invalidUTF8WrittenByAnotherProgramIsRepairedInRows() throws {
+        try favorites.create(Fixtures.object(5))
+        try favorites.queue.write { db in
+            try db.execute("UPDATE archive_objects SET shop_name = CAST(X'E382FF41' AS TEXT) WHERE id = 5")
+        }
+        let row = try #require(try favorites.page(after: nil, limit: 1).first)
+        #expect(row.shopName == "\u{FFFD}\u{FFFD}A")
+        #expect(row.object.shopName == (try favorites.object(id: 5))?.shopName)
+    }
+
     @Test func aShortPageHasNoNextCursor() throws {
         try favorites.create(contentsOf: (1...3).map { Fixtures.object($0) })
         let page = try favorites.page(after: nil, limit: 10)

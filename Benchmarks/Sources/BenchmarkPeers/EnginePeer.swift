@@ -25,6 +25,6 @@ public final class EnginePeer: FavoritesPeer {
     }
 
     public func newestPage() throws -> Int {
-        try database.favorites.page(after: nil, limit: 50).objects.count
+        try database.favorites.page(after: nil, limit: 50).count
     }
 }

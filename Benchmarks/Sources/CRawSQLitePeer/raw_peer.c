@@ -156,9 +156,14 @@ int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
 }
 
 int raw_peer_page(raw_peer *peer, int limit, char *scratch, int scratch_len) {
-    sqlite3_bind_int64(peer->first_page, 1, limit);
+    // The engine's page query and its work: one row more than asked (whether a next
+    // page exists), every column read (the IDs and dates make the next cursor).
+    sqlite3_bind_int64(peer->first_page, 1, limit + 1);
     int rows = 0, used = 0, stepped;
     while ((stepped = sqlite3_step(peer->first_page)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(peer->first_page, 0);
+        int64_t stored_at = sqlite3_column_int64(peer->first_page, 6);
+        if (id <= 0 || stored_at == INT64_MIN) { sqlite3_reset(peer->first_page); return -1; }  // as a caller would check
         for (int column = 1; column <= 5; column++) {
             const unsigned char *text = sqlite3_column_text(peer->first_page, column);
             int length = sqlite3_column_bytes(peer->first_page, column);
@@ -169,5 +174,6 @@ int raw_peer_page(raw_peer *peer, int limit, char *scratch, int scratch_len) {
         rows++;
     }
     sqlite3_reset(peer->first_page);
-    return stepped == SQLITE_DONE ? rows : -1;
+    if (stepped != SQLITE_DONE) return -1;
+    return rows > limit ? limit : rows;
 }
