@@ -204,10 +204,12 @@ public struct FavoritesJSONReader {
     /// Reads a string value into a Swift string, refusing invalid UTF-8.
     private mutating func readString(index: Int, field: String) throws -> String {
         try readRawString(index: index, field: field)
-        guard let string = String(validating: scratch, as: UTF8.self) else {
+        // Checked here, then decoded on the standard library's fast path (`String(validating:)`
+        // goes through unspecialized generic code: a metadata lookup per string).
+        guard UTF8Validation.isValid(scratch) else {
             throw FavoritesImportError.invalidRecord(index: index, field: field, reason: "is not valid UTF-8")
         }
-        return string
+        return String(decoding: scratch, as: UTF8.self)
     }
 
     /// Reads a string value's unescaped bytes into `scratch`.
@@ -215,6 +217,8 @@ public struct FavoritesJSONReader {
         guard try reader.next() == UInt8(ascii: "\"") else { throw syntax("expected '\"' in record \(index)") }
         scratch.removeAll(keepingCapacity: true)
         while true {
+            // Runs of plain bytes are copied at once; only quotes, escapes and control bytes go one by one.
+            try reader.appendPlainStringBytes(to: &scratch)
             guard let byte = try reader.next() else { throw syntax("the file ends inside a string in record \(index)") }
             switch byte {
             case UInt8(ascii: "\""):

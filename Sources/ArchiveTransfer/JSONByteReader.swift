@@ -37,6 +37,25 @@ struct JSONByteReader {
         return byte
     }
 
+    /// Appends the bytes from here up to the next `"`, `\\` or control byte (or the end
+    /// of the buffered chunk) to `output`, and consumes them.
+    mutating func appendPlainStringBytes(to output: inout [UInt8]) throws {
+        if position >= buffer.count { try refill() }
+        let start = position
+        var end = start
+        buffer.withUnsafeBufferPointer { bytes in
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                end += 1
+            }
+        }
+        if end > start {
+            output.append(contentsOf: buffer[start..<end])
+            position = end
+        }
+    }
+
     /// Skips JSON whitespace, counting newlines.
     mutating func skipWhitespace() throws {
         while let byte = try peek() {
