@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveTransferTests",
-            dependencies: ["ArchiveTransfer", "ArchiveStorage", "TestSupport"],
+            dependencies: ["ArchiveTransfer", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

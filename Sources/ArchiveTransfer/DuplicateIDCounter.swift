@@ -20,8 +20,10 @@ struct DuplicateIDCounter {
     mutating func note(_ id: Int) {
         let (first, second, third) = Self.hashes(id, mask: mask)
         // Every bit is set (no short-circuit); the ID may have been seen if all three were set already.
-        let seen = [set(first), set(second), set(third)].allSatisfy { $0 }
-        if seen { candidates[id] = 0 }
+        let firstWasSet = set(first)
+        let secondWasSet = set(second)
+        let thirdWasSet = set(third)
+        if firstWasSet && secondWasSet && thirdWasSet { candidates[id] = 0 }
     }
 
     /// Sets bit `bit`; returns whether it was set already.

@@ -31,9 +31,9 @@ public enum FavoritesExporter {
         var cursor: StoredArchivePageCursor?
         repeat {
             let page = try favorites.page(after: cursor, limit: pageSize)
-            for object in page.objects {
+            for row in page {
                 if count > 0 { buffer.append(contentsOf: ",\n".utf8) }
-                FavoriteRecordEncoder.append(object, to: &buffer)
+                FavoriteRecordEncoder.append(row, to: &buffer)
                 count += 1
                 try flush(force: false)
             }

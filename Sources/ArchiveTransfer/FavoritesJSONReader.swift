@@ -78,7 +78,11 @@ public struct FavoritesJSONReader {
         }
         reader.advance()
         var id: Int?
-        var texts: [String?] = [nil, nil, nil, nil, nil]
+        var photoUrl: String?
+        var category: String?
+        var dishName: String?
+        var shopName: String?
+        var introduction: String?
         var storedAt: Date?
         try reader.skipWhitespace()
         if try reader.peek() == UInt8(ascii: "}") {
@@ -89,27 +93,36 @@ public struct FavoritesJSONReader {
                 guard try reader.peek() == UInt8(ascii: "\"") else {
                     throw syntax("expected a field name in record \(index), found \(try describeNext())")
                 }
-                let key = try readString(index: index, field: "field name")
+                // The name is matched on its bytes: no String is made for the known ones.
+                try readRawString(index: index, field: "field name")
+                let known = Self.fieldNames.firstIndex { $0 == scratch }
+                let key: String
+                if let known { key = Self.fieldNameStrings[known] } else { key = try validatedScratch(index: index, field: "field name") }
                 try reader.skipWhitespace()
                 guard try reader.next() == UInt8(ascii: ":") else {
                     throw syntax("expected ':' after \"\(key)\" in record \(index)")
                 }
                 try reader.skipWhitespace()
-                switch key {
-                case "id":
+                switch known {
+                case 0:
                     id = try readInteger(index: index, field: key)
-                case "storedAt":
+                case 1:
                     storedAt = try readDate(index: index)
-                default:
-                    if let slot = Self.textFields.firstIndex(of: key) {
-                        guard try reader.peek() == UInt8(ascii: "\"") else {
-                            throw FavoritesImportError.invalidRecord(
-                                index: index, field: key, reason: "must be a string, found \(try describeNext())")
-                        }
-                        texts[slot] = try readString(index: index, field: key)
-                    } else {
-                        try skipValue(index: index, depth: 0)
+                case let .some(field):
+                    guard try reader.peek() == UInt8(ascii: "\"") else {
+                        throw FavoritesImportError.invalidRecord(
+                            index: index, field: key, reason: "must be a string, found \(try describeNext())")
                     }
+                    let text = try readString(index: index, field: key)
+                    switch field {
+                    case 2: photoUrl = text
+                    case 3: category = text
+                    case 4: dishName = text
+                    case 5: shopName = text
+                    default: introduction = text
+                    }
+                case nil:
+                    try skipValue(index: index, depth: 0)
                 }
                 try reader.skipWhitespace()
                 switch try reader.next() {
@@ -122,12 +135,16 @@ public struct FavoritesJSONReader {
             }
         }
         guard let id else { throw FavoritesImportError.invalidRecord(index: index, field: "id", reason: "is missing") }
-        for (slot, name) in Self.textFields.enumerated() where texts[slot] == nil {
-            throw FavoritesImportError.invalidRecord(index: index, field: name, reason: "is missing")
+        guard let photoUrl else { throw FavoritesImportError.invalidRecord(index: index, field: "photoUrl", reason: "is missing") }
+        guard let category else { throw FavoritesImportError.invalidRecord(index: index, field: "category", reason: "is missing") }
+        guard let dishName else { throw FavoritesImportError.invalidRecord(index: index, field: "dishName", reason: "is missing") }
+        guard let shopName else { throw FavoritesImportError.invalidRecord(index: index, field: "shopName", reason: "is missing") }
+        guard let introduction else {
+            throw FavoritesImportError.invalidRecord(index: index, field: "introduction", reason: "is missing")
         }
         let object = StoredArchiveObject(
-            id: id, photoUrl: texts[0] ?? "", category: texts[1] ?? "", dishName: texts[2] ?? "",
-            shopName: texts[3] ?? "", introduction: texts[4] ?? "", storedAt: storedAt ?? defaultStoredAt)
+            id: id, photoUrl: photoUrl, category: category, dishName: dishName,
+            shopName: shopName, introduction: introduction, storedAt: storedAt ?? defaultStoredAt)
         do {
             try object.validate(index: index)
         } catch {
@@ -137,7 +154,9 @@ public struct FavoritesJSONReader {
         return object
     }
 
-    private static let textFields = ["photoUrl", "category", "dishName", "shopName", "introduction"]
+    /// The record's field names, in the order `readRecord` switches on: `id`, `storedAt`, then the five texts.
+    private static let fieldNameStrings = ["id", "storedAt", "photoUrl", "category", "dishName", "shopName", "introduction"]
+    private static let fieldNames = fieldNameStrings.map { Array($0.utf8) }
 
     // MARK: - Values
 
@@ -204,6 +223,11 @@ public struct FavoritesJSONReader {
     /// Reads a string value into a Swift string, refusing invalid UTF-8.
     private mutating func readString(index: Int, field: String) throws -> String {
         try readRawString(index: index, field: field)
+        return try validatedScratch(index: index, field: field)
+    }
+
+    /// `scratch` as a Swift string, refusing invalid UTF-8.
+    private func validatedScratch(index: Int, field: String) throws -> String {
         // Checked here, then decoded on the standard library's fast path (`String(validating:)`
         // goes through unspecialized generic code: a metadata lookup per string).
         guard UTF8Validation.isValid(scratch) else {

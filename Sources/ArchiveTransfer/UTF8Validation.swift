@@ -3,36 +3,44 @@
 enum UTF8Validation {
     /// Whether `bytes` are well-formed UTF-8.
     static func isValid(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { bytes in
-            var index = 0
-            let count = bytes.count
-            while index < count {
-                let lead = bytes[index]
-                if lead < 0x80 {
-                    index += 1
-                    continue
-                }
-                // The length of the sequence and the allowed range of its second byte.
-                let length: Int
-                var low: UInt8 = 0x80
-                var high: UInt8 = 0xBF
-                switch lead {
-                case 0xC2...0xDF: length = 2
-                case 0xE0: length = 3; low = 0xA0
-                case 0xE1...0xEC, 0xEE...0xEF: length = 3
-                case 0xED: length = 3; high = 0x9F
-                case 0xF0: length = 4; low = 0x90
-                case 0xF1...0xF3: length = 4
-                case 0xF4: length = 4; high = 0x8F
-                default: return false
-                }
-                guard count - index >= length, (low...high).contains(bytes[index + 1]) else { return false }
-                for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) {
-                    return false
-                }
-                index += length
+        bytes.withUnsafeBufferPointer(isValid)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8.
+    static func isValid(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer(isValid)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
             }
-            return true
+            // The length of the sequence and the allowed range of its second byte.
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard count - index >= length, (low...high).contains(bytes[index + 1]) else { return false }
+            for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) {
+                return false
+            }
+            index += length
         }
+        return true
     }
 }
