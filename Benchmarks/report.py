@@ -211,23 +211,38 @@ def main():
     w("""
 ## Notes on the misses
 
-- **page** (the 50 newest favorites) is about 2.3× raw C. Profiling (`perf record` on a loop of
-  `page(after: nil, limit: 50)`) puts the difference in building the result: 250 Swift `String`s
-  (UTF-8 validation in `String(decoding:)` and one allocation each, for texts over 15 bytes) and 50
-  `StoredArchiveObject`s, where the C peer only copies bytes into a scratch buffer. Stepping the
-  statement costs the same (~15 µs). Copying into the string's storage with
-  `String(unsafeUninitializedCapacity:)` and calling the column readers without generic dispatch
-  were tried and changed nothing measurable. Closing the gap needs a lazier row type (texts decoded
-  on access) — an API change left for a later issue. The engine is still 2.3× faster than GRDB here.
-- **import** measured 0.70–0.83× raw C at N = 10,000 and 100,000 and 0.79–1.06× at 1,000,000 over
-  two full runs (it is the noisiest benchmark: it creates, fills and deletes a file per iteration).
-  The engine binds texts with `SQLITE_TRANSIENT` (SQLite copies them, as the storage issue requires)
-  where the C peer binds `SQLITE_STATIC`; a scoped `SQLITE_STATIC` fast path for the bulk insert was
-  tried and gained nothing measurable, so it was not kept. What remains is Swift-side work per row
-  (retain/release of five strings, validation: about 0.3 µs). The NUL check (`memchr`) and the
-  blank-name check (no grapheme breaking) were made cheaper for this benchmark.
-- **cold start** (`archive search`, whole process) is 9.8× the `sqlite3` CLI as built by
-  `swift build -c release`, 6.1× with the Swift runtime and Foundation linked statically
+- **page** (the 50 newest favorites): a page now keeps the rows' bytes and decodes a text only
+  when it is read (`StoredArchivePage` of `StoredArchiveRow`s), and the row readers are inlined
+  into the loop. The raw C peer runs the engine's query and does its work: one row more than asked
+  (whether a next page exists) and every column read (IDs and dates make the cursor). Two full runs
+  measured 1.29/1.29/1.27× and 1.32/1.23/1.27× at 10k/100k/1M: at the target, with the 10k figure
+  moving across it between runs (see "Small N").
+- **import** (rows already parsed, inside one process): 0.71–1.08× at 10,000, 0.80–0.88× at
+  100,000, 0.63–0.74× at 1,000,000 over the last three full runs. Not changed in this round:
+  the engine binds texts with `SQLITE_TRANSIENT` where the C peer binds `SQLITE_STATIC`, and
+  validates each object (about 0.3 µs a row). Not yet tried: multi-row `INSERT … VALUES (…),(…)`,
+  with the C peer moving to the same SQL.
+- **import end to end** (`archive import` of the 1M export) is 0.26× raw C's rate and 1.36× the
+  Python script's (its target: 1.5×), at 47 MB peak (the script needs the whole file in memory).
+  `perf record` on the import: the file is read and parsed twice by design (the first pass
+  validates every record before the database is touched, the second stores them), JSON parsing is
+  about half of the user time and the kernel a quarter (reading twice, writing the WAL). Made
+  faster this round: plain string bytes copied in runs, a specialized UTF-8 check instead of
+  `String(validating:)` (which looked up generic metadata per string), field names matched on
+  bytes. What would close the gap: one pass, storing while validating inside the one transaction
+  (all or nothing kept by rolling back), with the duplicate-ID count done exactly in that pass.
+- **export** now encodes rows straight from the page's bytes (validated, escaped in runs) and is
+  as fast as `sqlite3 -json` (0.96× its time; 0.82× with the static runtime).
+- **standalone merge memory**: 25.8 MB against 13.6 MB for the C program doing the same queries
+  (1.89×). Inside the benchmark harness both merges peaked at the same 31 MB (the row this one
+  replaces), so the difference is what a Swift process maps besides the merge (runtime,
+  Foundation, the libraries it links); not profiled further this round, and the static runtime
+  was not measured for this row.
+- **Store search** p50 was 376–413 µs in the two runs before this one and 506 µs here, on a run
+  where the cold-start rows were also about 30 % slower than in the run before: this machine's
+  speed varies between runs; the ratios within a run are what the targets are about.
+- **cold start** (`archive search`, whole process) is 8.4–9.8× the `sqlite3` CLI as built by
+  `swift build -c release`, 6.0× with the Swift runtime and Foundation linked statically
   (`--static-swift-stdlib`). `perf record` over 200 cold runs: in the dynamic build about 45 % of
   the samples are the dynamic loader (symbol lookup and relocation for libFoundation,
   FoundationEssentials, ICU and libswiftCore), which the static runtime removes. What is left is
@@ -240,6 +255,7 @@ def main():
   (the HTTP client and `serve` in a helper executable, about 2,900 fewer records) or a command-line
   parser without runtime reflection; both change the product's shape and were left for a decision.
   FoundationNetworking is gone (no libcurl: `ldd` lists 22 libraries, none of them curl).
+  `archive add` + `archive remove` pays the same start-up twice (3.6× with the static runtime).
 - **Small N** ratios (N = 10,000) move by ±20 % between runs on this 2-core machine (each
   benchmark is a separate process sharing the cores with the harness); the larger N are steadier.
 - Callgrind cannot read this toolchain's DWARF 5 debug info (`valgrind` gives up), so profiles
