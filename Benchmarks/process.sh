@@ -22,6 +22,8 @@ if [[ ${1:-} == --smoke ]]; then
 fi
 output=${1:?usage: process.sh [--smoke] OUTPUT.json}
 
+swift build -c release --product MergeProcess
+swift build -c release --product RawCMergeProcess
 archive="$(swift build -c release --show-bin-path)/archive"
 # A full run also measures the same `archive` with the Swift runtime and
 # Foundation linked statically (SwiftPM's --static-swift-stdlib, a build of its own).
