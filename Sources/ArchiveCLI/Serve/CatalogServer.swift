@@ -58,12 +58,3 @@ struct CatalogServer: Sendable {
         try await application.runService()
     }
 }
-
-extension TimeAmount {
-    /// `duration` in nanoseconds, saturating.
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
-    }
-}
