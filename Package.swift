@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SQLite", targets: ["SQLite"]),
+        .library(name: "ArchiveSearch", targets: ["ArchiveSearch"]),
         .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
         .library(name: "Redux", targets: ["Redux"]),
         .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
@@ -62,8 +63,12 @@ let package = Package(
             dependencies: ["MigrationsEmbedder"]
         ),
         .target(
+            name: "ArchiveSearch",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "ArchiveStorage",
-            dependencies: ["SQLite"],
+            dependencies: ["SQLite", "ArchiveSearch"],
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]
         ),
@@ -77,6 +82,7 @@ let package = Package(
         .target(
             name: "ArchiveAPI",
             dependencies: [
+                "ArchiveSearch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,6 +2,7 @@
 // plus its UI and nothing else.
 @_exported public import ArchiveAPI
 @_exported public import ArchiveCore
+@_exported public import ArchiveSearch
 @_exported public import ArchiveStorage
 @_exported public import ArchiveTransfer
 @_exported public import Redux

@@ -29,7 +29,9 @@ public struct ArchiveDatabase: Sendable {
     /// a directory) is refused before SQLite sees it, and nothing is created beside it.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
-        try self.init(queue: DatabaseQueue(path: path, configuration: configuration, migrator: ArchiveMigrations.migrator()))
+        try self.init(queue: DatabaseQueue(
+            path: path, configuration: configuration, migrator: ArchiveMigrations.migrator(),
+            prepare: { try $0.register(FavoritesSearchIndex.tokenizer) }))
     }
 
     /// A private, migrated in-memory database: for tests and throwaway runs.
@@ -101,6 +103,7 @@ public struct ArchiveDatabase: Sendable {
         configuration.readOnly = true
         do {
             let database = try Database(path: path, configuration: configuration)
+            try database.register(FavoritesSearchIndex.tokenizer)
             try ArchiveMigrations.migrator().validate(database)
             return try database.transaction(.deferred) { try integrityReport(of: database, path: path) }
         } catch {

@@ -228,11 +228,11 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     /// The text columns of a row, in ``StoredArchiveRow/Field``'s order.
-    private static let textColumns: [Int32] = [Column.photoUrl, .category, .dishName, .shopName, .introduction].map(\.index)
+    static let textColumns: [Int32] = [Column.photoUrl, .category, .dishName, .shopName, .introduction].map(\.index)
 
     /// Copies the current row of a page query into `builder`: its integers, and its
     /// texts as bytes (no `String` is made; ``StoredArchiveRow`` decodes on access).
-    private static func appendRow(from row: Statement, to builder: inout StoredArchivePage.Builder) throws {
+    static func appendRow(from row: Statement, to builder: inout StoredArchivePage.Builder) throws {
         let id = try row.int(at: Column.id.index)
         let storedAt = try row.int64(at: Column.storedAt.index)
         guard StoredArchiveObject.storedAtRange.contains(storedAt) else {

@@ -49,6 +49,11 @@ public protocol StoredArchiveDataRepository: Sendable {
     /// newest when `nil`). Stable when objects are added between pages.
     func page(after cursor: StoredArchivePageCursor?, limit: Int) throws -> StoredArchivePage
 
+    /// Up to `limit` favorites matching `query` (see ``FavoritesQuery``), newest
+    /// first, strictly after `cursor`: ``page(after:limit:)`` for a search, with
+    /// the same cursors. An empty query is the plain page.
+    func search(_ query: FavoritesQuery, after cursor: StoredArchivePageCursor?, limit: Int) throws -> FavoritesSearchResult
+
     /// Runs `body`, in which every read through this repository sees the same
     /// moment of the store (one read transaction), even while another process
     /// writes: a page and the total count read inside it agree.
@@ -56,6 +61,21 @@ public protocol StoredArchiveDataRepository: Sendable {
 }
 
 extension StoredArchiveDataRepository {
+    /// The search by reading every favorite (``allObjects()``): the semantics,
+    /// for repositories without an index (test fakes).
+    public func search(_ query: FavoritesQuery, after cursor: StoredArchivePageCursor?, limit: Int) throws -> FavoritesSearchResult {
+        guard (1...StoredArchivePage.maximumLimit).contains(limit) else { throw ArchiveStorageError.invalidPageLimit(limit) }
+        let matching = try allObjects().filter(query.matches)
+        let after = matching.filter { object in
+            guard let cursor else { return true }
+            let key = (object.storedAt.millisecondsSince1970, object.id)
+            return key < (cursor.storedAtMilliseconds, cursor.id)
+        }
+        let rows = Array(after.prefix(limit))
+        let next = after.count > limit ? rows.last.map(StoredArchivePageCursor.init(after:)) : nil
+        return FavoritesSearchResult(page: StoredArchivePage(objects: rows, nextCursor: next), matchCount: matching.count)
+    }
+
     /// Stores every object of `objects` in one transaction: all or nothing (see ``create(from:progress:)``).
     @discardableResult
     public func create<Objects: Sequence<StoredArchiveObject>>(

@@ -23,10 +23,16 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     /// Opens the database at `path`, validates it against `migrator`, then migrates it.
     ///
+    /// `prepare` runs on the new connection first, before anything reads the
+    /// schema: it registers what the schema's SQL needs (an FTS5 tokenizer).
     /// A file that is not SQLite, or that `migrator` refuses, is left byte for
     /// byte as it was and the error says why.
-    public init(path: String, configuration: Configuration = Configuration(), migrator: Migrator? = nil) throws {
+    public init(
+        path: String, configuration: Configuration = Configuration(), migrator: Migrator? = nil,
+        prepare: (Database) throws -> Void = { _ in }
+    ) throws {
         let database = try Database(path: path, configuration: configuration)
+        try prepare(database)
         if let migrator {
             try migrator.validate(database)
         }

@@ -46,5 +46,15 @@ struct ReleasedSchemaTests {
         #expect(favorites[2].storedAt.millisecondsSince1970 == -1)
         #expect(try !database.onboarding.shouldShowOnboarding())
         #expect(try database.integrityReport().isOK)
+
+        // Migration 0003 indexed the favorites already stored: searchable at once.
+        func search(_ keyword: String) throws -> [Int] {
+            try database.favorites.search(FavoritesQuery(keyword: keyword), after: nil, limit: 10).page.map(\.id)
+        }
+        #expect(try search("星") == [33])
+        #expect(try search("ÉMOJI") == [5])
+        #expect(try search("soba 🍜") == [5])
+        #expect(try search("\"星\"") == [33])
+        #expect(try search("nothing like it") == [])
     }
 }

@@ -1,7 +1,7 @@
 /// A search keyword, with json-server's `q` semantics: the one definition of
-/// what a keyword matches, used by the bundled catalog's search, the
-/// highlighting of both fronts, and (through ``ArchiveSceneEntity/searchableFields``)
-/// every place that decides whether a dish matches.
+/// what a keyword matches, used by the bundled catalog's search, the favorites
+/// search (and its index, ``SearchGrams``), the highlighting of both fronts, and
+/// every place that decides whether a dish or a favorite matches.
 ///
 /// A keyword is trimmed of surrounding whitespace; an empty keyword matches
 /// everything. Otherwise it matches a text that contains it, ignoring case:
@@ -11,7 +11,7 @@ public struct SearchKeyword: Sendable, Hashable {
     /// The keyword as typed, trimmed.
     public let text: String
     /// The folded UTF-8 bytes that are searched for.
-    let needle: [UInt8]
+    package let needle: [UInt8]
 
     /// The keyword `text` (trimmed of surrounding whitespace).
     public init(_ text: String) {
@@ -25,6 +25,18 @@ public struct SearchKeyword: Sendable, Hashable {
     /// Whether `text` contains the keyword, ignoring case (always true for an empty keyword).
     public func matches(_ text: String) -> Bool {
         needle.isEmpty || Self.firstMatch(of: needle, in: Self.fold(text), from: 0) != nil
+    }
+
+    /// Whether the text whose UTF-8 bytes are `utf8` contains the keyword: ``matches(_:)``
+    /// without making a `String` (ill-formed bytes read as U+FFFD, as `String(decoding:)` does).
+    public func matches(utf8: UnsafeRawBufferPointer) -> Bool {
+        guard !needle.isEmpty else { return true }
+        var folded: [UInt8] = []
+        folded.reserveCapacity(utf8.count)
+        SearchFolding.forEachScalar(inUTF8: utf8) { scalar in
+            SearchFolding.fold(scalar) { UTF8.encode($0) { folded.append($0) } }
+        }
+        return Self.firstMatch(of: needle, in: folded, from: 0) != nil
     }
 
     /// The ranges of `text` that match the keyword, in order and without overlap:
@@ -61,7 +73,7 @@ public struct SearchKeyword: Sendable, Hashable {
     // MARK: - Folding
 
     /// `text` folded to lowercase, scalar by scalar, as UTF-8.
-    static func fold(_ text: String) -> [UInt8] {
+    package static func fold(_ text: String) -> [UInt8] {
         var folded: [UInt8] = []
         folded.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars { appendFolded(scalar, to: &folded) }
@@ -69,18 +81,11 @@ public struct SearchKeyword: Sendable, Hashable {
     }
 
     private static func appendFolded(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
-        if scalar.isASCII {
-            let byte = UInt8(scalar.value)
-            output.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
-        } else if scalar.properties.changesWhenLowercased {
-            output.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
-        } else {
-            UTF8.encode(scalar) { output.append($0) }
-        }
+        SearchFolding.fold(scalar) { UTF8.encode($0) { output.append($0) } }
     }
 
     /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
-    static func firstMatch(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+    package static func firstMatch(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
         guard let first = needle.first, haystack.count - start >= needle.count else { return nil }
         var position = start
         let lastStart = haystack.count - needle.count

@@ -1,0 +1,200 @@
+@testable import ArchiveStorage
+import ArchiveSearch
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+
+/// The favorites search (migration 0003's index) against its definition: a full
+/// scan with ``FavoritesQuery/matches(_:)``, on generated data.
+struct FavoritesSearchTests {
+    // MARK: - Generated data
+
+    static let categories = ["和食", "洋食", "中華", "Café", "ÉPICERIE"]
+    static let words = [
+        "蕎麦", "寿司", "天ぷら", "チーズ", "とろける", "ラーメン", "蕎", "Soba", "SUSHI", "Crème", "brûlée",
+        "ÉCLAIR", "Straße", "İstanbul", "ǅemal", "ΣΟΦΙΑ", "Москва", "🍜", "\"quoted\"", "100%", "a_b", "Ｆｕｌｌ",
+    ]
+
+    static func generated(count: Int, seed: UInt64) -> [StoredArchiveObject] {
+        var random = SeededGenerator(seed: seed)
+        func phrase() -> String {
+            (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }
+                .joined(separator: Bool.random(using: &random) ? " " : "")
+        }
+        return (1...count).map { id in
+            StoredArchiveObject(
+                id: id, photoUrl: "https://example.invalid/\(phrase())/\(id).jpg",
+                category: categories.randomElement(using: &random) ?? "",
+                dishName: phrase(), shopName: phrase(), introduction: phrase(),
+                storedAt: Date(millisecondsSince1970: 1_700_000_000_000 + Int64(Int.random(in: 0..<500, using: &random))))
+        }
+    }
+
+    /// Queries of 1, 2 and 3+ scalars drawn from the data, in other cases, plus some that match nothing.
+    static func queries(seed: UInt64) -> [String] {
+        var random = SeededGenerator(seed: seed)
+        var queries = ["蕎", "寿司", "寿", "ぷら", "チーズ", "soba", "SOBA", "sOb", "crème", "CRÈME", "È", "é", "ss",
+                       "STRASSE", "straße", "i̇stanbul", "istanbul", "ǆ", "σοφια", "МОСКВА", "🍜", "\"", "\"q", "%",
+                       "_", "ｆｕｌｌ", "Ｆ", "jpg", "/1", "1", "12", "https", "蕎麦寿", "x", "xyz", "麦寿", " 寿司 "]
+        for _ in 0..<40 {
+            guard let word = words.randomElement(using: &random) else { continue }
+            let scalars = Array(word.unicodeScalars)
+            let length = Int.random(in: 1...scalars.count, using: &random)
+            let start = Int.random(in: 0...(scalars.count - length), using: &random)
+            var text = String(String.UnicodeScalarView(scalars[start..<(start + length)]))
+            if Bool.random(using: &random) { text = text.uppercased() }
+            queries.append(text)
+        }
+        return queries
+    }
+
+    /// Every page of a search, followed cursor by cursor, as IDs.
+    static func allPages(_ repository: some StoredArchiveDataRepository, _ query: FavoritesQuery, limit: Int) throws -> [Int] {
+        var ids: [Int] = []
+        var cursor: StoredArchivePageCursor?
+        repeat {
+            let result = try repository.search(query, after: cursor, limit: limit)
+            ids += result.page.map(\.id)
+            cursor = result.page.nextCursor
+        } while cursor != nil
+        return ids
+    }
+
+    /// The definition: every favorite, newest first, that the query matches.
+    static func scan(_ objects: [StoredArchiveObject], _ query: FavoritesQuery) -> [Int] {
+        objects.filter(query.matches).map(\.id)
+    }
+
+    // MARK: - Oracle
+
+    @Test func theIndexedSearchReturnsExactlyWhatAFullScanReturns() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let favorites = database.favorites
+        try favorites.create(contentsOf: Self.generated(count: 1_500, seed: 14))
+        let objects = try favorites.allObjects()
+        var checked = 0
+        for keyword in Self.queries(seed: 7) {
+            for category in ["", "和食", "Café", "none"] {
+                let query = FavoritesQuery(keyword: keyword, category: category)
+                let expected = Self.scan(objects, query)
+                let found = try Self.allPages(favorites, query, limit: 37)
+                #expect(found == expected, "keyword \(keyword.debugDescription), category \(category)")
+                let first = try favorites.search(query, after: nil, limit: 37)
+                if let count = first.matchCount { #expect(count == expected.count, "count for \(keyword.debugDescription)") }
+                checked += expected.isEmpty ? 0 : 1
+            }
+        }
+        #expect(checked > 100, "the queries must find something")
+    }
+
+    @Test func theIndexFollowsStoresRefreshesAndRemoves() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let favorites = database.favorites
+        let generated = Self.generated(count: 600, seed: 3)
+        try favorites.create(contentsOf: generated)
+        var random = SeededGenerator(seed: 99)
+        for object in generated.shuffled(using: &random).prefix(200) {
+            if Bool.random(using: &random) {
+                try favorites.delete(id: object.id)
+            } else {
+                // A refresh with new texts (create is an upsert), and a bulk one.
+                let moved = StoredArchiveObject(
+                    id: object.id, photoUrl: object.photoUrl, category: object.category,
+                    dishName: "改名 \(object.id) Renamed", shopName: object.introduction, introduction: "",
+                    storedAt: object.storedAt)
+                if object.id % 2 == 0 { try favorites.create(moved) } else { try favorites.create(contentsOf: [moved]) }
+            }
+        }
+        let objects = try favorites.allObjects()
+        for keyword in Self.queries(seed: 8) + ["改名", "renamed", "改"] {
+            let query = FavoritesQuery(keyword: keyword)
+            #expect(try Self.allPages(favorites, query, limit: 50) == Self.scan(objects, query), "keyword \(keyword.debugDescription)")
+        }
+    }
+
+    @Test func aKeywordMostFavoritesContainWalksNewestFirstWithTheSameResults() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let count = SQLiteStoredArchiveDataRepository.candidateLimit + 300
+        let objects = (1...count).map { id in
+            StoredArchiveObject(
+                id: id, photoUrl: "p", category: id % 7 == 0 ? "洋食" : "和食", dishName: "料理 \(id)",
+                shopName: "s", introduction: id % 1000 == 0 ? "限定" : "", storedAt: Date(millisecondsSince1970: Int64(id % 97)))
+        }
+        try database.favorites.create(contentsOf: objects)
+        let stored = try database.favorites.allObjects()
+        for (keyword, category) in [("料理", ""), ("料理", "洋食"), ("料", "和食"), ("理 1", ""), ("限定", ""), ("", "洋食")] {
+            let query = FavoritesQuery(keyword: keyword, category: category)
+            let expected = Self.scan(stored, query)
+            var cursor: StoredArchivePageCursor?
+            var found: [Int] = []
+            for _ in 0..<3 {  // the first pages; a page never holds anything but the next matches
+                let result = try database.favorites.search(query, after: cursor, limit: 100)
+                found += result.page.map(\.id)
+                cursor = result.page.nextCursor
+                guard cursor != nil else { break }
+            }
+            #expect(found == Array(expected.prefix(found.count)), "\(keyword) in \(category)")
+            #expect(found.count == min(300, expected.count))
+        }
+    }
+
+    @Test func aBadLimitIsRefusedAndAnEmptyQueryIsThePlainPage() throws {
+        let database = try ArchiveDatabase.inMemory()
+        try database.favorites.create(contentsOf: Self.generated(count: 30, seed: 1))
+        #expect(throws: ArchiveStorageError.invalidPageLimit(0)) {
+            try database.favorites.search(FavoritesQuery(keyword: "寿司"), after: nil, limit: 0)
+        }
+        let plain = try database.favorites.page(after: nil, limit: 10)
+        let searched = try database.favorites.search(FavoritesQuery(keyword: "  "), after: nil, limit: 10)
+        #expect(searched.page == plain)
+        #expect(searched.matchCount == 30)
+    }
+
+    /// Stored texts never hold NUL (they are refused), but a keyword may: the
+    /// index is not asked (FTS5 would cut the query there), the scan finds nothing.
+    @Test func aKeywordHoldingNULIsAnsweredByAScan() throws {
+        let database = try ArchiveDatabase.inMemory()
+        try database.favorites.create(Fixtures.object(1, dishName: "ab"))
+        #expect(SearchGrams.matchExpression(for: SearchKeyword("a\u{0}b")) == nil)
+        let result = try database.favorites.search(FavoritesQuery(keyword: "A\u{0}B"), after: nil, limit: 10)
+        #expect(result.page.isEmpty)
+        #expect(try database.favorites.search(FavoritesQuery(keyword: "A"), after: nil, limit: 10).page.map(\.id) == [1])
+    }
+
+    // MARK: - The index is kept by the engine only
+
+    @Test func aConnectionWithoutTheTokenizerCannotWriteFavorites() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("a.sqlite3")
+        _ = try ArchiveDatabase(path: path)
+        let plain = try Database(path: path)
+        #expect(throws: SQLiteError.self) {
+            try plain.execute("INSERT INTO archive_objects VALUES (1, 'p', 'c', 'd', 's', 'i', 0)")
+        }
+        #expect(try ArchiveDatabase(path: path).favorites.count() == 0)
+    }
+
+    // MARK: - Folding
+
+    /// The fast path of ``SearchFolding/fold(_:_:)`` skips Unicode's tables for
+    /// ``SearchFolding/caselessRange``: no scalar there may change when lowercased.
+    @Test func theCaselessRangeHasNoCase() {
+        for value in SearchFolding.caselessRange {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(!scalar.properties.changesWhenLowercased, "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test func gramsStartAtEveryFoldedScalar() {
+        var grams: [[UInt8]] = []
+        var text = "Ab寿"
+        text.withUTF8 { bytes in
+            SearchGrams.forEachGram(inUTF8: UnsafeRawBufferPointer(bytes)) { grams.append(Array($0)); return true }
+        }
+        #expect(grams == [Array("ab寿".utf8), Array("b寿".utf8) + [0xFF], Array("寿".utf8) + [0xFF, 0xFF]])
+        #expect(SearchGrams.matchExpression(for: SearchKeyword("寿司")) == "\"寿司\" *")
+        #expect(SearchGrams.matchExpression(for: SearchKeyword("A\"bcb\"bc")) == "\"a\"\"b\" AND \"\"\"bc\" AND \"bcb\" AND \"cb\"\"\" AND \"b\"\"b\"")
+        #expect(SearchGrams.matchExpression(for: SearchKeyword("")) == nil)
+    }
+}
