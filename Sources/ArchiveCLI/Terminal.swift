@@ -28,6 +28,12 @@ enum Terminal {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// `text` as one word of a POSIX shell command: in single quotes, a single quote
+    /// written `'\''` (for commands printed for the user to run).
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     // MARK: - Styling
 
     static let bold = "\u{1B}[1m"

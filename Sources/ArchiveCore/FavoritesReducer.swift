@@ -8,7 +8,14 @@ public enum FavoritesReducer {
         case .requestPage, .requestNextPage, .refresh:
             state.isLoading = true
             state.errorMessage = nil
-        case .pageLoaded(let page, let appending, let totalCount):
+        case .search(let query, _, _):
+            state.query = query
+            state.isLoading = true
+            state.errorMessage = nil
+        case .pageLoaded(let page, let query, let appending, let totalCount):
+            // A page of another query than the one now asked (the user typed on) is
+            // dropped: its search was cancelled, and this answer raced the cancellation.
+            guard query == state.query else { return }
             state.favorites = appending ? state.favorites + page.objects : page.objects
             state.nextCursor = page.nextCursor
             state.totalCount = totalCount
@@ -25,6 +32,6 @@ public enum FavoritesReducer {
     public static func favoriteUnstored(id: Int, in state: inout FavoritesState) {
         let before = state.favorites.count
         state.favorites.removeAll { $0.id == id }
-        if state.favorites.count < before { state.totalCount = max(0, state.totalCount - 1) }
+        if state.favorites.count < before { state.totalCount = state.totalCount.map { max(0, $0 - 1) } }
     }
 }

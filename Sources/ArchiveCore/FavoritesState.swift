@@ -1,13 +1,17 @@
 public import ArchiveStorage
 
-/// The Favorites view: stored favorites, newest first, loaded a page at a time.
+/// The Favorites view: stored favorites matching its query, newest first,
+/// loaded a page at a time.
 public struct FavoritesState: Sendable, Equatable {
+    /// What the view lists: every favorite (the empty query) or a search's matches.
+    public var query = FavoritesQuery()
     /// The favorites loaded so far, newest first.
     public var favorites: [StoredArchiveObject] = []
     /// Where the next page starts, `nil` once the last page is loaded.
     public var nextCursor: StoredArchivePageCursor?
-    /// How many favorites are stored in all (as of the last page load).
-    public var totalCount = 0
+    /// How many favorites the query matches in all (as of the last page load);
+    /// `nil` when a keyword matches too many to count.
+    public var totalCount: Int? = 0
     /// A page load is in flight.
     public var isLoading = false
     /// Whether a page has been loaded since the view was opened.

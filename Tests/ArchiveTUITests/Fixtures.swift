@@ -48,6 +48,6 @@ enum Fixtures {
                 storedAt: Date(millisecondsSince1970: 1_700_000_000_000 - Int64(id)))
         }
         let page = StoredArchivePage(objects: objects, nextCursor: objects.last.map(StoredArchivePageCursor.init(after:)))
-        return reduce(.favorites(.pageLoaded(page, appending: false, totalCount: total ?? count)))
+        return reduce(.favorites(.pageLoaded(page, query: FavoritesQuery(), appending: false, totalCount: total ?? count)))
     }
 }

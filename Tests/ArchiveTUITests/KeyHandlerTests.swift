@@ -1,4 +1,5 @@
 import ArchiveCore
+import ArchiveStorage
 @testable import ArchiveTUI
 import Testing
 
@@ -102,5 +103,42 @@ struct KeyHandlerTests {
         view.favoritesCursor = 160
         #expect(press(.down, view: &view, state: state) == [.dispatch(.favorites(.requestNextPage(limit: KeyHandler.favoritesPageSize)))])
         #expect(press(.character("d"), view: &view, state: state) == [.dispatch(.archive(.deleteArchiveObject(id: 162)))])
+    }
+
+    @Test func slashFiltersTheFavoritesAtEachKeyAndEscapeClearsThenLeaves() {
+        let state = Fixtures.favorites(30)
+        var view = Fixtures.view()
+        view.mode = .favorites
+        view.favoritesCursor = 5
+        func search(_ keyword: String) -> [TUICommand] {
+            [.dispatch(.favorites(.search(FavoritesQuery(keyword: keyword), after: nil, limit: KeyHandler.favoritesPageSize)))]
+        }
+        #expect(press(.character("/"), view: &view, state: state) == [])
+        #expect(view.isEditingFavoritesFilter)
+        #expect(press(.character("寿"), view: &view, state: state) == search("寿"))
+        #expect(view.favoritesCursor == 0)
+        #expect(press(.character("司"), view: &view, state: state) == search("寿司"))
+        // "q" and "d" are text while editing, not quit or remove.
+        #expect(press(.character("q"), view: &view, state: state) == search("寿司q"))
+        #expect(press(.backspace, view: &view, state: state) == search("寿司"))
+        #expect(press(.enter, view: &view, state: state) == [])
+        #expect(!view.isEditingFavoritesFilter && view.favoritesFilter == "寿司")
+        // Outside editing, Esc first clears the filter, then goes back to the archive.
+        #expect(press(.escape, view: &view, state: state) == search(""))
+        #expect(view.mode == .favorites && view.favoritesFilter.isEmpty)
+        #expect(press(.escape, view: &view, state: state) == [.dispatch(.archive(.refreshStoredStatus))])
+        #expect(view.mode == .archive)
+    }
+
+    @Test func escapeWhileEditingTheFilterClearsItAndAMoveLeavesTheField() {
+        let state = Fixtures.favorites(30)
+        var view = Fixtures.view()
+        view.mode = .favorites
+        _ = press(.character("/"), .character("x"), view: &view, state: state)
+        #expect(press(.escape, view: &view, state: state) == [.dispatch(.favorites(.search(FavoritesQuery(), after: nil, limit: KeyHandler.favoritesPageSize)))])
+        #expect(!view.isEditingFavoritesFilter && view.mode == .favorites)
+        _ = press(.character("/"), .character("x"), view: &view, state: state)
+        _ = press(.down, view: &view, state: state)
+        #expect(!view.isEditingFavoritesFilter && view.favoritesCursor == 1 && view.favoritesFilter == "x")
     }
 }

@@ -1,5 +1,6 @@
 import ArchiveAPI
 import ArchiveCore
+import ArchiveStorage
 @testable import ArchiveTUI
 import Testing
 
@@ -64,6 +65,24 @@ struct RenderingSnapshotTests {
         view.mode = .favorites
         view.favoritesCursor = 2
         try Snapshot.assert(render(Fixtures.favorites(30, total: 1_000_000), view, (width, height)), named: "favorites-\(width)x\(height)")
+    }
+
+    /// The filter being typed (a control character in it shown as a symbol), its
+    /// matches with their count, and a filter that matches nothing.
+    @Test func favoritesFiltered() throws {
+        var view = Fixtures.view()
+        view.mode = .favorites
+        view.isEditingFavoritesFilter = true
+        view.favoritesFilter = "寿司\u{1B}[2J"
+        var state = Fixtures.favorites(3, total: nil)
+        AppReducer.reduce(&state, .favorites(.search(FavoritesQuery(keyword: view.favoritesFilter), after: nil, limit: 200)))
+        let page = StoredArchivePage(objects: Array(state.favoritesState.favorites.prefix(2)), nextCursor: nil)
+        AppReducer.reduce(&state, .favorites(.pageLoaded(page, query: FavoritesQuery(keyword: view.favoritesFilter), appending: false, totalCount: 2)))
+        try Snapshot.assert(render(state, view, (80, 12)), named: "favorites-filtered-80x12")
+
+        view.isEditingFavoritesFilter = false
+        AppReducer.reduce(&state, .favorites(.pageLoaded(StoredArchivePage(objects: [], nextCursor: nil), query: FavoritesQuery(keyword: view.favoritesFilter), appending: false, totalCount: 0)))
+        try Snapshot.assert(render(state, view, (80, 12)), named: "favorites-filter-no-match-80x12")
     }
 
     @Test(arguments: sizes)

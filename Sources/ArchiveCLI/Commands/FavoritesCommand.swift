@@ -1,12 +1,16 @@
 import ArchiveFront
 import ArgumentParser
 
-/// `archive favorites [--limit N] [--after CURSOR]`.
+/// `archive favorites [--search KEYWORD] [--category C] [--limit N] [--after CURSOR]`.
 struct FavoritesCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "favorites",
-        abstract: "List stored favorites, newest first, a page at a time.",
-        discussion: "When more follow, the last line gives the next page's cursor: pass it as --after=CURSOR.")
+        abstract: "List (or search) stored favorites, newest first, a page at a time.",
+        discussion: """
+            When more follow, the last line gives the next page's cursor: pass it as --after=CURSOR \
+            (with the same --search and --category). A keyword matches as the catalog search does: \
+            contained, ignoring case, in any text field; one or two characters (蕎, 寿司) work too.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
@@ -16,6 +20,12 @@ struct FavoritesCommand: ArchiveSubcommand {
 
     @Option(help: ArgumentHelp("Start after this cursor, as printed with the previous page (--after=CURSOR).", valueName: "cursor"))
     var after: String?
+
+    @Option(help: ArgumentHelp("Only favorites containing this keyword in a text field, ignoring case.", valueName: "keyword"))
+    var search = ""
+
+    @Option(help: ArgumentHelp("Only favorites of this category (exactly).", valueName: "category"))
+    var category = ""
 
     func validate() throws {
         guard (1...StoredArchivePage.maximumLimit).contains(limit) else {
@@ -33,7 +43,8 @@ struct FavoritesCommand: ArchiveSubcommand {
     @MainActor
     private func execute(session: ArchiveSession) async throws {
         let store = session.makeStore()
-        store.dispatch(.favorites(.requestPage(after: after.flatMap(StoredArchivePageCursor.init), limit: limit)))
+        let query = FavoritesQuery(keyword: search, category: category)
+        store.dispatch(.favorites(.search(query, after: after.flatMap(StoredArchivePageCursor.init), limit: limit)))
         await store.finishEffects()
         let state = store.state.favoritesState
         if let message = state.errorMessage {
@@ -49,11 +60,23 @@ struct FavoritesCommand: ArchiveSubcommand {
         if let next = state.nextCursor {
             print("next: \(next)")
         }
-        Terminal.message("\(state.favorites.count) of \(state.totalCount) favorites\(state.nextCursor.map { "; next page: archive favorites --after=\($0)" } ?? "")")
+        let total = state.totalCount.map(String.init) ?? "many"
+        let what = query.isEmpty ? "favorites" : "matching favorites"
+        Terminal.message("\(state.favorites.count) of \(total) \(what)\(state.nextCursor.map { "; next page: \(nextCommand(after: $0))" } ?? "")")
     }
 
-    /// `{"favorites": [records], "nextCursor": "…" or null, "total": N}`, each
-    /// record written by the export's own encoder (``FavoriteRecordEncoder``).
+    /// The command that prints the next page, the conditions quoted for a POSIX shell.
+    private func nextCommand(after cursor: StoredArchivePageCursor) -> String {
+        var command = "archive favorites"
+        if !search.isEmpty { command += " --search \(Terminal.shellQuoted(TerminalText.visible(search)))" }
+        if !category.isEmpty { command += " --category \(Terminal.shellQuoted(TerminalText.visible(category)))" }
+        return command + " --after=\(cursor)"
+    }
+
+    /// `{"favorites": [records], "nextCursor": "…" or null, "total": N or null}`, each
+    /// record written by the export's own encoder (``FavoriteRecordEncoder``). `total`
+    /// counts what the listing matches (every favorite without --search/--category);
+    /// it is null when a keyword matches too many to count without reading them all.
     static func json(_ state: FavoritesState) -> String {
         var text = "{\n  \"favorites\" : ["
         for (index, favorite) in state.favorites.enumerated() {
@@ -62,7 +85,7 @@ struct FavoritesCommand: ArchiveSubcommand {
         text += state.favorites.isEmpty ? "],\n" : "\n  ],\n"
         // A cursor's text is digits, '-' and ':' only: safe inside quotes.
         text += "  \"nextCursor\" : \(state.nextCursor.map { "\"\($0)\"" } ?? "null"),\n"
-        text += "  \"total\" : \(state.totalCount)\n}\n"
+        text += "  \"total\" : \(state.totalCount.map(String.init) ?? "null")\n}\n"
         return text
     }
 }

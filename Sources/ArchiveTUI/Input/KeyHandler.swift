@@ -186,7 +186,44 @@ enum KeyHandler {
         }
     }
 
+    /// Searches the favorites for the filter as it now reads, from the newest.
+    private static func searchFavorites(_ view: inout ViewState) -> [TUICommand] {
+        view.favoritesCursor = 0
+        view.favoritesScroll = 0
+        return [.dispatch(.favorites(.search(FavoritesQuery(keyword: view.favoritesFilter), after: nil, limit: favoritesPageSize)))]
+    }
+
+    /// Keys while the filter is edited: typing searches at once (the index answers
+    /// in milliseconds), Enter keeps the filter, Esc clears it, a move leaves it.
+    private static func handleFavoritesFilter(_ key: Key, view: inout ViewState, state: FavoritesState, layout: Layout) -> [TUICommand]? {
+        switch key {
+        case .character(let character):
+            view.favoritesFilter.append(character)
+            return searchFavorites(&view)
+        case .backspace:
+            guard !view.favoritesFilter.isEmpty else { return [] }
+            view.favoritesFilter.removeLast()
+            return searchFavorites(&view)
+        case .control("u"):
+            view.favoritesFilter = ""
+            return searchFavorites(&view)
+        case .enter:
+            view.isEditingFavoritesFilter = false
+            return []
+        case .escape:
+            view.isEditingFavoritesFilter = false
+            view.favoritesFilter = ""
+            return searchFavorites(&view)
+        default:
+            view.isEditingFavoritesFilter = false
+            return nil  // a move: handled as in the list
+        }
+    }
+
     private static func handleFavorites(_ key: Key, view: inout ViewState, state: FavoritesState, layout: Layout) -> [TUICommand] {
+        if view.isEditingFavoritesFilter, let commands = handleFavoritesFilter(key, view: &view, state: state, layout: layout) {
+            return commands
+        }
         let count = state.favorites.count
         let visible = layout.visibleFavorites
         var commands: [TUICommand] = []
@@ -197,6 +234,12 @@ enum KeyHandler {
         case .pageDown: view.favoritesCursor = min(max(0, count - 1), view.favoritesCursor + visible)
         case .home: view.favoritesCursor = 0
         case .end: view.favoritesCursor = max(0, count - 1)
+        case .character("/"):
+            view.isEditingFavoritesFilter = true
+            return []
+        case .escape where !view.favoritesFilter.isEmpty || !state.query.isEmpty:
+            view.favoritesFilter = ""
+            return searchFavorites(&view)
         case .escape, .tab, .backTab:
             return toggleMode(&view)
         case .character("q"):

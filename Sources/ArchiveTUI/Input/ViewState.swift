@@ -20,6 +20,10 @@ struct ViewState: Equatable, Sendable {
     var resultScroll = 0
     var favoritesCursor = 0
     var favoritesScroll = 0
+    /// The Favorites view's filter keyword, as typed (searched at each key).
+    var favoritesFilter = ""
+    /// Whether keys go to the Favorites filter (after `/`, until Enter, Esc or a move).
+    var isEditingFavoritesFilter = false
     var showHelp = false
     var spinnerFrame = 0
 }

@@ -39,7 +39,9 @@ enum ArchiveScreen {
     private static func drawHelpBar(_ buffer: inout ScreenBuffer, view: ViewState, layout: Layout) {
         let text = switch view.mode {
         case .archive: " ?:help q:quit Tab:focus Space:♥ Esc:clear ^T:favorites"
-        case .favorites: " ?:help q:quit ↑↓:move d:remove r:reload Esc:archive"
+        case .favorites: view.isEditingFavoritesFilter
+            ? " type:filter Enter:keep Esc:clear ↑↓:move"
+            : " ?:help q:quit ↑↓:move /:filter d:remove r:reload Esc:back"
         }
         buffer.fill(y: layout.helpRow, style: .reverse)
         buffer.write(DisplayWidth.truncate(text, to: buffer.width), x: 0, y: layout.helpRow, style: .reverse)
@@ -174,8 +176,12 @@ enum ArchiveScreen {
 
     private static func drawFavorites(_ buffer: inout ScreenBuffer, state: FavoritesState, view: ViewState, layout: Layout) {
         let width = buffer.width
-        var status = "\(grouped(state.totalCount)) favorites, newest first"
-        if state.favorites.count < state.totalCount { status += " (\(grouped(state.favorites.count)) loaded)" }
+        let isFiltered = view.isEditingFavoritesFilter || !view.favoritesFilter.isEmpty || !state.query.isEmpty
+        let total = state.totalCount.map(grouped) ?? "many"
+        var status = isFiltered
+            ? "/\(TerminalText.visible(view.favoritesFilter))\(view.isEditingFavoritesFilter ? "▏" : "") — \(total) matching, newest first"
+            : "\(total) favorites, newest first"
+        if state.favorites.count < state.totalCount ?? Int.max { status += " (\(grouped(state.favorites.count)) loaded)" }
         if state.isLoading { status = "\(spinner[view.spinnerFrame % spinner.count]) loading… " + status }
         buffer.write(DisplayWidth.truncate(status, to: width - 2), x: 1, y: 1, style: .dim)
         if let message = state.errorMessage {
@@ -183,7 +189,9 @@ enum ArchiveScreen {
             return
         }
         if state.favorites.isEmpty {
-            if state.hasLoaded {
+            if state.hasLoaded, !state.query.isEmpty {
+                drawMessage(&buffer, lines: ["No favorites match “\(TerminalText.visible(state.query.keyword.text))”.", "Esc clears the filter."], top: 2, bottom: layout.helpRow, style: .dim)
+            } else if state.hasLoaded {
                 drawMessage(&buffer, lines: ["No favorites yet.", "Heart a dish in the Archive view (^T)."], top: 2, bottom: layout.helpRow, style: .dim)
             }
             return
@@ -269,6 +277,7 @@ enum ArchiveScreen {
             "r        retry a failed search",
             "^T F2    Archive / Favorites",
             "d        remove a favorite",
+            "/        filter the favorites",
             "q ^C     quit",
         ])
     }

@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `archive favorites --search/--category` on the real binary, on a file imported
+/// with favorites whose texts are Japanese, Latin, mixed case and hostile.
+struct CLIFavoritesSearchTests {
+    let cli: CLI
+
+    static let records: [(id: Int, category: String, dish: String, shop: String)] = [
+        (1, "和食", "ざる蕎麦", "手打ち蕎麦 やまぶき"),
+        (2, "和食", "寿司おまかせ", "鮨 しおさい"),
+        (3, "洋食", "チーズハンバーグ", "Kitchen MAPLE"),
+        (4, "洋食", "Crème Brûlée", "Café «Ü»"),
+        (5, "中華", "麻婆豆腐", "it's \u{1B}[31mred"),
+        (6, "和食", "天ぷら蕎麦", "蕎麦処 寿"),
+    ]
+
+    init() throws {
+        cli = try CLI()
+        var json = "["
+        for (index, record) in Self.records.enumerated() {
+            let object: [String: Any] = [
+                "id": record.id, "photoUrl": "https://example.invalid/\(record.id).jpg", "category": record.category,
+                "dishName": record.dish, "shopName": record.shop, "introduction": "紹介 \(record.id)",
+                "storedAt": "2026-01-0\(index + 1)T00:00:00.000Z",
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object)
+            json += (index == 0 ? "" : ",") + String(decoding: data, as: UTF8.self)
+        }
+        let file = cli.directory.path("favorites.json")
+        try Data((json + "]").utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try cli.run(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
+    func ids(_ arguments: [String]) throws -> [Int]? {
+        let result = try cli.run(["favorites", "--json"] + arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        let object = try result.json() as? [String: Any]
+        return (object?["favorites"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
+    }
+
+    @Test func oneTwoAndLongerKeywordsInAnyCaseWithACategory() throws {
+        #expect(try ids(["--search", "蕎"]) == [6, 1])
+        #expect(try ids(["--search", "寿司"]) == [2])
+        #expect(try ids(["--search", "寿"]) == [6, 2])
+        #expect(try ids(["--search", "CRÈME brûlée"]) == [4])
+        #expect(try ids(["--search", "maple"]) == [3])
+        #expect(try ids(["--search", "蕎", "--category", "和食"]) == [6, 1])
+        #expect(try ids(["--search", "蕎", "--category", "洋食"]) == [])
+        #expect(try ids(["--category", "洋食"]) == [4, 3])
+        #expect(try ids(["--search", "  ", "--category", ""]) == [6, 5, 4, 3, 2, 1])
+        #expect(try ids(["--search", "EXAMPLE.INVALID/5"]) == [5])
+        let counted = try #require(try cli.run(["favorites", "--json", "--search", "蕎"]).json() as? [String: Any])
+        #expect(counted["total"] as? Int == 2)
+    }
+
+    @Test func pagesFollowTheCursorAndTheHintRepeatsTheConditionsQuoted() throws {
+        let first = try cli.run(["favorites", "--search", "'s", "--limit", "1"])
+        #expect(first.status == 0)
+        #expect(first.stdout.hasPrefix("♥    5"))
+        // The keyword's escape never reaches the terminal; the hint can be pasted into a shell.
+        #expect(!first.stdout.contains("\u{1B}") && !first.stderr.contains("\u{1B}"))
+        let page = try cli.run(["favorites", "--search", "蕎", "--limit", "1"])
+        #expect(page.stderr.contains("1 of 2 matching favorites; next page: archive favorites --search '蕎' --after="))
+        let cursor = try #require(page.stdout.split(separator: "\n").last?.dropFirst("next: ".count))
+        #expect(try ids(["--search", "蕎", "--limit", "1", "--after", String(cursor)]) == [1])
+        let quoted = try cli.run(["favorites", "--search", "it's", "--limit", "1", "--category", "中華"])
+        #expect(quoted.stdout.hasPrefix("♥    5"))
+        #expect(!quoted.stderr.contains("next page"))
+    }
+
+    @Test func badOptionsAreRefusedAndNothingIsCreated() throws {
+        let fresh = try CLI()
+        let result = try fresh.run(["favorites", "--search", "蕎", "--limit", "0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--limit must be between 1 and"))
+        let missing = try fresh.run(["favorites", "--search"])
+        #expect(missing.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: fresh.database))
+    }
+}
