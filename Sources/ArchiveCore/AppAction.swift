@@ -6,6 +6,8 @@ public enum AppAction: Sendable, Equatable {
     case onboarding(OnboardingAction)
     /// An action of the Favorites view.
     case favorites(FavoritesAction)
+    /// An action on the settings.
+    case settings(SettingsAction)
     /// Start noticing commits of other processes, checking every `interval`.
     case watchExternalChanges(interval: Duration)
     /// Stop noticing them.

@@ -19,6 +19,8 @@ public enum AppReducer {
             OnboardingReducer.reduce(&state.onboardingState, action)
         case .favorites(let action):
             FavoritesReducer.reduce(&state.favoritesState, action)
+        case .settings(let action):
+            SettingsReducer.reduce(&state.settingsState, action)
         case .watchExternalChanges, .stopWatchingExternalChanges, .externalChangeDetected:
             break
         }

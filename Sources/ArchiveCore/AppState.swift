@@ -6,6 +6,8 @@ public struct AppState: Sendable, Equatable {
     public var archiveState = ArchiveState()
     /// The Favorites view.
     public var favoritesState = FavoritesState()
+    /// The settings.
+    public var settingsState = SettingsState()
 
     /// The state at launch.
     public init() {}

@@ -18,6 +18,7 @@ extension Store where State == AppState, Action == AppAction {
             initialState: initialState,
             reducer: AppReducer.reducer,
             middlewares: ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
+                + SettingsMiddleware.all(environment)
                 + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment)])
     }
 }

@@ -10,6 +10,8 @@ public struct ArchiveEnvironment: Sendable {
     public var storedArchiveDataRepository: any StoredArchiveDataRepository
     /// The onboarding flag.
     public var onboardingRepository: any OnboardingRepository
+    /// The settings (install date, last search and view).
+    public var settingsRepository: any SettingsRepository
     /// The clock that stamps `storedAt`.
     public var now: @Sendable () -> Date
     /// A number that changes when another process commits to the database
@@ -21,12 +23,14 @@ public struct ArchiveEnvironment: Sendable {
         requestArchiveRepository: any RequestArchiveRepository,
         storedArchiveDataRepository: any StoredArchiveDataRepository,
         onboardingRepository: any OnboardingRepository,
+        settingsRepository: any SettingsRepository = UnavailableSettingsRepository(),
         now: @escaping @Sendable () -> Date = { Date() },
         dataVersion: @escaping @Sendable () throws -> Int = { 0 }
     ) {
         self.requestArchiveRepository = requestArchiveRepository
         self.storedArchiveDataRepository = storedArchiveDataRepository
         self.onboardingRepository = onboardingRepository
+        self.settingsRepository = settingsRepository
         self.now = now
         self.dataVersion = dataVersion
     }
@@ -35,6 +39,6 @@ public struct ArchiveEnvironment: Sendable {
     public init(database: ArchiveDatabase, api: any RequestArchiveRepository = BundledArchiveRepository()) {
         self.init(
             requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
-            onboardingRepository: database.onboarding, dataVersion: { try database.dataVersion() })
+            onboardingRepository: database.onboarding, settingsRepository: database.settings, dataVersion: { try database.dataVersion() })
     }
 }

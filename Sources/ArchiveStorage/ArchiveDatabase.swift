@@ -18,6 +18,8 @@ public struct ArchiveDatabase: Sendable {
     public let keyValueStore: KeyValueStore
     /// The first-launch onboarding flag.
     public let onboarding: KeyValueOnboardingRepository
+    /// The settings (onboarding flag, install date, last search).
+    public let settings: KeyValueSettingsRepository
 
     /// Opens the database at `path`, creating it when missing (an empty file is a new database).
     ///
@@ -27,11 +29,25 @@ public struct ArchiveDatabase: Sendable {
     /// differ from the shipped ones (``MigrationError``).
     /// Anything that is not a regular file (a device such as `/dev/null`, a FIFO,
     /// a directory) is refused before SQLite sees it, and nothing is created beside it.
+    ///
+    /// A database created by this call records its ``ArchiveSetting/installDate``.
     public init(path: String, configuration: Configuration = Configuration()) throws {
-        if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
+        let isInMemory = path == Database.inMemoryPath
+        if !isInMemory { try Self.checkDatabasePath(path) }
+        var isNew = isInMemory
+        if !isInMemory {
+            var info = stat()
+            isNew = stat(path, &info) != 0 || info.st_size == 0
+        }
+        var createdAt: Date?
         try self.init(queue: DatabaseQueue(
             path: path, configuration: configuration, migrator: ArchiveMigrations.migrator(),
-            prepare: { try $0.register(FavoritesSearchIndex.tokenizer) }))
+            prepare: { database in
+                try database.register(FavoritesSearchIndex.tokenizer)
+                // Decided before the migrations create the schema: a file that had none is new.
+                if isNew, try !database.tableExists("schema_migrations") { createdAt = Date() }
+            }))
+        if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
     }
 
     /// A private, migrated in-memory database: for tests and throwaway runs.
@@ -44,6 +60,7 @@ public struct ArchiveDatabase: Sendable {
         self.favorites = SQLiteStoredArchiveDataRepository(queue: queue)
         self.keyValueStore = KeyValueStore(queue: queue)
         self.onboarding = KeyValueOnboardingRepository(store: keyValueStore)
+        self.settings = KeyValueSettingsRepository(store: keyValueStore)
     }
 
     /// Checks that `path` can hold a database: not empty, and either missing or a
@@ -128,10 +145,16 @@ public struct ArchiveDatabase: Sendable {
             }
         }
         var entries = 0
+        var installDate: Date?
         if try db.tableExists("key_value_store") {
             entries = try db.fetchOne("SELECT count(*) FROM key_value_store") { try $0.column(Int.self, at: 0) } ?? 0
+            let stored = try db.fetchOne(
+                "SELECT value FROM key_value_store WHERE key = ? AND type = ?",
+                ArchiveSetting.installDate.name, KeyValueType.date.rawValue
+            ) { try $0.column(KeyValueStoredValue.self, at: 0) }
+            installDate = stored.flatMap { try? Date(keyValueStoredValue: $0) }
         }
-        return IntegrityReport(database: path, problems: problems, favorites: favorites, keyValueEntries: entries)
+        return IntegrityReport(database: path, problems: problems, favorites: favorites, keyValueEntries: entries, installDate: installDate)
     }
 
     /// `PRAGMA data_version` of the connection: changes when another connection commits.

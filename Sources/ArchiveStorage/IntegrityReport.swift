@@ -1,8 +1,12 @@
+public import Foundation
+
 /// The result of checking a database file: SQLite's integrity and foreign-key
 /// checks, the archive's own rules, and the row counts.
 ///
 /// Encodes as `{"database", "ok", "problems": ["one line each"], "favorites",
-/// "keyValueEntries"}`, the shape `archive check --json` prints.
+/// "keyValueEntries", "installDate"}`, the shape `archive check --json` prints
+/// (`installDate` is an ISO 8601 date, or null for a database created before
+/// dates were recorded).
 public struct IntegrityReport: Sendable, Hashable, Encodable {
     /// The database file.
     public let database: String
@@ -12,20 +16,23 @@ public struct IntegrityReport: Sendable, Hashable, Encodable {
     public let favorites: Int
     /// The number of key-value entries.
     public let keyValueEntries: Int
+    /// When the database was created (``ArchiveSetting/installDate``), if recorded.
+    public let installDate: Date?
 
     /// Whether no problem was found.
     public var isOK: Bool { problems.isEmpty }
 
     /// Creates a report from its parts; each problem is folded onto one line.
-    public init(database: String, problems: [String], favorites: Int, keyValueEntries: Int) {
+    public init(database: String, problems: [String], favorites: Int, keyValueEntries: Int, installDate: Date? = nil) {
         self.database = database
         self.problems = problems.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
         self.favorites = favorites
         self.keyValueEntries = keyValueEntries
+        self.installDate = installDate
     }
 
     private enum CodingKeys: String, CodingKey {
-        case database, ok, problems, favorites, keyValueEntries
+        case database, ok, problems, favorites, keyValueEntries, installDate
     }
 
     /// Encodes the documented shape, with `ok` derived from the problems.
@@ -36,5 +43,6 @@ public struct IntegrityReport: Sendable, Hashable, Encodable {
         try container.encode(problems, forKey: .problems)
         try container.encode(favorites, forKey: .favorites)
         try container.encode(keyValueEntries, forKey: .keyValueEntries)
+        try container.encode(installDate.map { SettingValue.date($0) }, forKey: .installDate)
     }
 }

@@ -17,19 +17,24 @@ public struct KeyValueStore: Sendable {
 
     /// The value of `key`, or its default when unset.
     public func value<Value>(for key: Key<Value>) throws -> Value {
+        try storedValue(named: key.name, as: Value.self) ?? key.defaultValue
+    }
+
+    /// The value stored under `name` as a `Value`, or `nil` when unset.
+    public func storedValue<Value: KeyValueStorable>(named name: String, as type: Value.Type) throws -> Value? {
         let entry = try queue.read { db in
-            try db.fetchOne("SELECT type, value FROM key_value_store WHERE key = ?", key.name) { row in
+            try db.fetchOne("SELECT type, value FROM key_value_store WHERE key = ?", name) { row in
                 (type: try row.column(String.self, at: 0), value: try row.column(KeyValueStoredValue.self, at: 1))
             }
         }
-        guard let entry else { return key.defaultValue }
+        guard let entry else { return nil }
         guard entry.type == Value.keyValueType.rawValue else {
-            throw KeyValueStoreError.typeMismatch(key: key.name, stored: entry.type, expected: Value.keyValueType)
+            throw KeyValueStoreError.typeMismatch(key: name, stored: entry.type, expected: Value.keyValueType)
         }
         do {
             return try Value(keyValueStoredValue: entry.value)
         } catch {
-            throw KeyValueStoreError.invalidValue(key: key.name, type: Value.keyValueType, reason: error.message)
+            throw KeyValueStoreError.invalidValue(key: name, type: Value.keyValueType, reason: error.message)
         }
     }
 

@@ -82,9 +82,9 @@ struct KeyHandlerTests {
         #expect(press(.character("q"), view: &typing, state: failed) == [.scheduleSearch(generation: 1)])
         #expect(press(.control("c"), view: &typing, state: failed) == [.quit])
 
-        #expect(press(.control("t"), view: &view, state: failed) == [.dispatch(.favorites(.requestPage(after: nil, limit: KeyHandler.favoritesPageSize)))])
+        #expect(press(.control("t"), view: &view, state: failed) == [.dispatch(.favorites(.requestPage(after: nil, limit: KeyHandler.favoritesPageSize))), .dispatch(.settings(.rememberView(.favorites)))])
         #expect(view.mode == .favorites)
-        #expect(press(.escape, view: &view, state: failed) == [.dispatch(.archive(.refreshStoredStatus))])
+        #expect(press(.escape, view: &view, state: failed) == [.dispatch(.archive(.refreshStoredStatus)), .dispatch(.settings(.rememberView(.archive)))])
         #expect(view.mode == .archive)
     }
 
@@ -126,7 +126,7 @@ struct KeyHandlerTests {
         // Outside editing, Esc first clears the filter, then goes back to the archive.
         #expect(press(.escape, view: &view, state: state) == search(""))
         #expect(view.mode == .favorites && view.favoritesFilter.isEmpty)
-        #expect(press(.escape, view: &view, state: state) == [.dispatch(.archive(.refreshStoredStatus))])
+        #expect(press(.escape, view: &view, state: state) == [.dispatch(.archive(.refreshStoredStatus)), .dispatch(.settings(.rememberView(.archive)))])
         #expect(view.mode == .archive)
     }
 

@@ -17,6 +17,7 @@ struct CheckCommand: ReportCommand {
         print(report.isOK ? "ok" : "problems found:")
         report.problems.forEach { print("  \(TerminalText.visible($0))") }
         print("\(report.favorites) favorites, \(report.keyValueEntries) key-value entries")
+        print("installed: \(report.installDate.map { SettingValue.date($0).description } ?? "unknown (created before install dates were recorded)")")
     }
 
     static func isFailure(_ report: IntegrityReport) -> Bool { !report.isOK }

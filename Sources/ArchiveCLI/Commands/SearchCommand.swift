@@ -1,7 +1,7 @@
 import ArchiveFront
 import ArgumentParser
 
-/// `archive search [KEYWORD] [--category C]`.
+/// `archive search [KEYWORD] [--category C]`, or `archive search --last`.
 struct SearchCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
@@ -16,6 +16,15 @@ struct SearchCommand: ArchiveSubcommand {
     @Option(name: .shortAndLong, help: "Only this category (exact match; see `archive categories`).")
     var category: String = ""
 
+    @Flag(help: "Repeat the last search (from either front), with its keyword and category.")
+    var last = false
+
+    func validate() throws {
+        if last, !keyword.isEmpty || !category.isEmpty {
+            throw ValidationError("--last repeats the last search's keyword and category: give no KEYWORD or --category with it")
+        }
+    }
+
     func run() async throws {
         try await execute(session: openSession(catalog: .needed))
     }
@@ -23,6 +32,14 @@ struct SearchCommand: ArchiveSubcommand {
     @MainActor
     private func execute(session: ArchiveSession) async throws {
         let store = session.makeStore()
+        var (keyword, category) = (self.keyword, self.category)
+        if last {
+            store.dispatch(.settings(.load))
+            await store.finishEffects()
+            if let message = store.state.settingsState.errorMessage { throw CLIError("cannot read the last search: \(message)") }
+            let lastSearch = store.state.settingsState.lastSearch ?? LastSearch()
+            (keyword, category) = (lastSearch.keyword, lastSearch.category)
+        }
         store.dispatch(.archive(.requestWithConditions(inputText: keyword, selectedCategory: category)))
         await store.finishEffects()
         let state = store.state.archiveState
@@ -36,15 +53,15 @@ struct SearchCommand: ArchiveSubcommand {
             return
         }
         let colors = Terminal.colorsOnStdout
-        let keyword = SearchKeyword(self.keyword)
-        func text(_ value: String) -> String { Terminal.highlighted(HighlightedText(value, keyword: keyword), enabled: colors) }
+        let searched = SearchKeyword(keyword)
+        func text(_ value: String) -> String { Terminal.highlighted(HighlightedText(value, keyword: searched), enabled: colors) }
         for row in rows {
             let heart = row.isStored ? "♥" : "♡"
             let categoryText = Terminal.styled(TerminalText.visible(row.category), Terminal.bold, enabled: colors && !category.isEmpty)
             print("\(heart) \(String(row.id).leftPadded(to: 4))  \(categoryText)  \(text(row.dishName)) — \(text(row.shopName))")
             print("        \(text(row.introduction))")
         }
-        let conditions = [keyword.isEmpty ? nil : "\"\(TerminalText.visible(keyword.text))\"", category.isEmpty ? nil : "in \(TerminalText.visible(category))"]
+        let conditions = [searched.isEmpty ? nil : "\"\(TerminalText.visible(searched.text))\"", category.isEmpty ? nil : "in \(TerminalText.visible(category))"]
             .compactMap { $0 }.joined(separator: " ")
         let stored = rows.filter(\.isStored).count
         Terminal.message("\(rows.count) result\(rows.count == 1 ? "" : "s")\(conditions.isEmpty ? "" : " for " + conditions), \(stored) stored")

@@ -37,9 +37,17 @@ final class TUIApp {
     func run() async throws {
         try terminal.start()
         defer { terminal.stop() }
+        // Start where the user left off: the last search's conditions, in the last view.
+        store.dispatch(.settings(.load))
+        await store.finishEffects()
+        let last = store.state.settingsState.lastSearch ?? LastSearch()
         startEventSources()
         store.dispatch(.onboarding(.request))
-        store.dispatch(.archive(.requestWithNoConditions))
+        view.query = last.keyword
+        store.dispatch(.archive(.requestWithConditions(inputText: last.keyword, selectedCategory: last.category)))
+        if last.view == .favorites {
+            for command in KeyHandler.toggleMode(&view) { _ = perform(command) }
+        }
         store.dispatch(.watchExternalChanges(interval: Self.externalChangeInterval))
         loadCategories()
         render()

@@ -173,16 +173,20 @@ enum KeyHandler {
 
     // MARK: - Favorites view
 
-    private static func toggleMode(_ view: inout ViewState) -> [TUICommand] {
+    /// Switches between the two views, and has the switch remembered (`lastView`).
+    static func toggleMode(_ view: inout ViewState) -> [TUICommand] {
         switch view.mode {
         case .archive:
             view.mode = .favorites
             view.favoritesCursor = 0
             view.favoritesScroll = 0
-            return [.dispatch(.favorites(.requestPage(after: nil, limit: favoritesPageSize)))]
+            return [
+                .dispatch(.favorites(.requestPage(after: nil, limit: favoritesPageSize))),
+                .dispatch(.settings(.rememberView(.favorites))),
+            ]
         case .favorites:
             view.mode = .archive
-            return [.dispatch(.archive(.refreshStoredStatus))]
+            return [.dispatch(.archive(.refreshStoredStatus)), .dispatch(.settings(.rememberView(.archive)))]
         }
     }
 

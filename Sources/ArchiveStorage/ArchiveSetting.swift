@@ -1,0 +1,113 @@
+import Foundation
+
+/// One setting of the archive: a key of the ``KeyValueStore`` with its type,
+/// default and rules — the jobs UserDefaults had in the original app.
+public struct ArchiveSetting: Sendable, Hashable, Identifiable {
+    /// The key's name (`onboardingStatus`).
+    public let name: String
+    /// The type its value is stored and parsed as.
+    public let type: KeyValueType
+    /// What it reads as while unset (`nil`: nothing, such as an install date never recorded).
+    public let defaultValue: SettingValue?
+    /// What it is for, one line.
+    public let summary: String
+    /// Why it cannot be set by hand, when the archive keeps it itself.
+    public let readOnlyReason: String?
+    /// The only texts a string setting accepts, when it is a choice.
+    public let choices: [String]?
+
+    /// The name identifies the setting.
+    public var id: String { name }
+
+    /// The longest text a string setting keeps (a keyword, a category).
+    public static let maximumTextLength = 1_024
+
+    // MARK: - The settings
+
+    /// `true` while the first-launch onboarding is still to be shown (the original app's key).
+    public static let onboardingStatus = ArchiveSetting(
+        name: "onboardingStatus", type: .bool, defaultValue: .bool(true),
+        summary: "show the first-launch onboarding (true until it is dismissed)")
+    /// When this database was created; written once, by the archive.
+    public static let installDate = ArchiveSetting(
+        name: "installDate", type: .date, defaultValue: nil,
+        summary: "when this database was created",
+        readOnlyReason: "it is written once, when the database is created")
+    /// The keyword of the last catalog search.
+    public static let lastSearchKeyword = ArchiveSetting(
+        name: "lastSearchKeyword", type: .string, defaultValue: .string(""),
+        summary: "keyword of the last catalog search (`archive search --last`, the TUI's start)")
+    /// The category of the last catalog search.
+    public static let lastSearchCategory = ArchiveSetting(
+        name: "lastSearchCategory", type: .string, defaultValue: .string(""),
+        summary: "category of the last catalog search (\"\" for all)")
+    /// The view the TUI showed last.
+    public static let lastView = ArchiveSetting(
+        name: "lastView", type: .string, defaultValue: .string(ArchiveView.archive.rawValue),
+        summary: "the view the TUI opens with: archive or favorites",
+        choices: ArchiveView.allCases.map(\.rawValue))
+
+    /// Every setting, in the order `settings list` prints them.
+    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView]
+
+    /// The setting named `name`, or ``SettingsError/unknownKey(_:known:)``.
+    public static func named(_ name: String) throws(SettingsError) -> ArchiveSetting {
+        guard let setting = all.first(where: { $0.name == name }) else {
+            throw .unknownKey(name, known: all.map(\.name))
+        }
+        return setting
+    }
+
+    init(
+        name: String, type: KeyValueType, defaultValue: SettingValue?, summary: String,
+        readOnlyReason: String? = nil, choices: [String]? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.summary = summary
+        self.readOnlyReason = readOnlyReason
+        self.choices = choices
+    }
+
+    // MARK: - Parsing
+
+    /// What a value of this setting looks like, for messages.
+    public var expected: String {
+        if let choices { return "one of \(choices.joined(separator: ", "))" }
+        return switch type {
+        case .bool: "a bool: true or false"
+        case .int: "an int: a whole number"
+        case .string: "a string of at most \(Self.maximumTextLength) characters, without control characters"
+        case .date: "a date: ISO 8601, such as 2026-11-22T14:41:51Z"
+        default: "a \(type.rawValue)"
+        }
+    }
+
+    /// Reads `text` as this setting's type, refusing what does not fit.
+    public func parse(_ text: String) throws(SettingsError) -> SettingValue {
+        let invalid = SettingsError.invalidValue(key: name, value: text, expected: expected)
+        switch type {
+        case .bool:
+            switch text.lowercased() {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: throw invalid
+            }
+        case .int:
+            guard let number = Int(text) else { throw invalid }
+            return .int(number)
+        case .string:
+            guard text.count <= Self.maximumTextLength,
+                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { throw invalid }
+            if let choices, !choices.contains(text) { throw invalid }
+            return .string(text)
+        case .date:
+            guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains(".")).parse(text) else { throw invalid }
+            return .date(date)
+        default:
+            throw invalid
+        }
+    }
+}

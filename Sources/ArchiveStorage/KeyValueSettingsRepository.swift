@@ -1,0 +1,91 @@
+import Foundation
+import SQLite
+
+/// ``SettingsRepository`` on the ``KeyValueStore``: each setting is the entry of its name.
+public struct KeyValueSettingsRepository: SettingsRepository {
+    /// The store holding the entries.
+    public let store: KeyValueStore
+
+    /// A repository over `store`.
+    public init(store: KeyValueStore) {
+        self.store = store
+    }
+
+    public func entries() throws -> [SettingEntry] {
+        try store.queue.snapshot { _ in try ArchiveSetting.all.map(entry) }
+    }
+
+    public func entry(_ setting: ArchiveSetting) throws -> SettingEntry {
+        SettingEntry(setting: setting, storedValue: try storedValue(of: setting))
+    }
+
+    public func set(_ setting: ArchiveSetting, to value: SettingValue) throws {
+        if let reason = setting.readOnlyReason { throw SettingsError.readOnly(key: setting.name, reason: reason) }
+        try write(value, for: setting)
+    }
+
+    @discardableResult
+    public func reset(_ setting: ArchiveSetting) throws -> Bool {
+        if let reason = setting.readOnlyReason { throw SettingsError.readOnly(key: setting.name, reason: reason) }
+        return try store.remove(KeyValueStore.Key<String>(setting.name, default: ""))
+    }
+
+    public func lastSearch() throws -> LastSearch {
+        try store.queue.snapshot { _ in
+            LastSearch(
+                keyword: try text(of: .lastSearchKeyword), category: try text(of: .lastSearchCategory),
+                view: ArchiveView(rawValue: try text(of: .lastView)) ?? .archive)
+        }
+    }
+
+    public func rememberSearch(keyword: String, category: String) throws {
+        try store.queue.write { _ in
+            try write(.string(keyword), for: .lastSearchKeyword)
+            try write(.string(category), for: .lastSearchCategory)
+        }
+    }
+
+    public func rememberView(_ view: ArchiveView) throws {
+        try write(.string(view.rawValue), for: .lastView)
+    }
+
+    /// Records the install date unless one is recorded: called when a database is created.
+    func recordInstallDate(_ date: Date) throws {
+        let key = KeyValueStore.Key<Date>(ArchiveSetting.installDate.name, default: date)
+        try store.queue.write { _ in
+            if try !store.contains(key) { try store.set(date, for: key) }
+        }
+    }
+
+    // MARK: - Typed access
+
+    private func text(of setting: ArchiveSetting) throws -> String {
+        if case .string(let text) = try entry(setting).value { return text }
+        return ""
+    }
+
+    private func storedValue(of setting: ArchiveSetting) throws -> SettingValue? {
+        switch setting.type {
+        case .bool: try read(Bool.self, setting).map(SettingValue.bool)
+        case .int: try read(Int.self, setting).map(SettingValue.int)
+        case .date: try read(Date.self, setting).map(SettingValue.date)
+        default: try read(String.self, setting).map(SettingValue.string)
+        }
+    }
+
+    private func read<Value: KeyValueStorable>(_ type: Value.Type, _ setting: ArchiveSetting) throws -> Value? {
+        try store.queue.snapshot { _ in
+            guard let stored = try store.storedValue(named: setting.name, as: type) else { return nil }
+            return stored
+        }
+    }
+
+    private func write(_ value: SettingValue, for setting: ArchiveSetting) throws {
+        switch value {
+        case .bool(let flag): try store.set(flag, for: KeyValueStore.Key<Bool>(setting.name, default: false))
+        case .int(let number): try store.set(number, for: KeyValueStore.Key<Int>(setting.name, default: 0))
+        case .string(let text): try store.set(text, for: KeyValueStore.Key<String>(setting.name, default: ""))
+        case .date(let date): try store.set(date, for: KeyValueStore.Key<Date>(setting.name, default: date))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// The value of an archive setting, typed as the setting declares it.
+///
+/// Encodes as a JSON primitive: `true`, `42`, `"text"`, or a date as
+/// `"2026-11-22T14:41:51.000Z"`.
+public enum SettingValue: Sendable, Hashable, Encodable, CustomStringConvertible {
+    /// A flag.
+    case bool(Bool)
+    /// A whole number.
+    case int(Int)
+    /// A text.
+    case string(String)
+    /// A moment.
+    case date(Date)
+
+    /// The value as `settings get` prints it: `true`, `42`, the text itself, an ISO 8601 date.
+    public var description: String {
+        switch self {
+        case .bool(let flag): String(flag)
+        case .int(let number): String(number)
+        case .string(let text): text
+        case .date(let date): Self.iso8601(date)
+        }
+    }
+
+    /// Encodes the primitive.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let flag): try container.encode(flag)
+        case .int(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        case .date(let date): try container.encode(Self.iso8601(date))
+        }
+    }
+
+    /// `date` in UTC with milliseconds.
+    static func iso8601(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
