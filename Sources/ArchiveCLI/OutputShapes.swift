@@ -4,12 +4,16 @@ import ArchiveFront
 /// command prints (`StorageChange`, `IntegrityReport`, `MigrationStatus`, a
 /// favorite record) encode themselves. Keys are sorted on output.
 enum OutputShapes {
-    /// `archive search --json`.
+    /// `archive search --json`. `source` is `catalog`, or `favorites` when the
+    /// catalog could not answer and the rows are the matching stored favorites;
+    /// then `reason` says why (and is absent otherwise).
     struct Search: Encodable {
         let keyword: String
         let category: String
         let count: Int
         let results: [Row]
+        let source: String
+        let reason: String?
     }
 
     /// One search result: the dish's fields (those of `ArchiveSceneEntity`) and `isStored`.

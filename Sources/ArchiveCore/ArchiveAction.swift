@@ -16,6 +16,10 @@ public enum ArchiveAction: Sendable, Equatable {
     case success(entities: [ArchiveSceneEntity], storedIDs: Set<Int>)
     /// The search failed (`FailureArchiveAction`).
     case failure(message: String)
+    /// The catalog could not answer the search (`reason`); `favorites` is what
+    /// the stored favorites answered to the same conditions. The reducer decides
+    /// what is shown: those favorites, marked offline, or the failure.
+    case catalogFailed(reason: String, favorites: StoredFavoritesAnswer)
 
     /// Store a row as a favorite (`AddArchiveObjectAction`).
     case addArchiveObject(ArchiveCellViewObject)

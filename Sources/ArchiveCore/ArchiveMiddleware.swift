@@ -12,6 +12,8 @@ public enum ArchiveMiddleware {
     public static let storageEffectID: EffectID = "archive.storage"
     /// The stored-status refresh: a newer one replaces the one in flight.
     public static let refreshEffectID: EffectID = "archive.refresh"
+    /// The most favorites shown when the catalog is unavailable (newest first).
+    public static let offlineLimit = 1_000
 
     /// Every Archive middleware.
     public static func all(_ environment: ArchiveEnvironment) -> [Middleware<AppState, AppAction>] {
@@ -23,6 +25,11 @@ public enum ArchiveMiddleware {
     /// the other one), then the favorites for which of *those* IDs are stored,
     /// and dispatches `success`. The stored IDs are read after the API answered,
     /// so a heart toggled meanwhile is not lost.
+    ///
+    /// When the API fails, it searches the stored favorites with the same
+    /// conditions and dispatches both outcomes (`catalogFailed`); the reducer
+    /// decides what is shown. Both reads are one effect, so a newer search
+    /// cancels them together and a stale answer is never dispatched.
     public static func search(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
         let api = environment.requestArchiveRepository
         let favorites = environment.storedArchiveDataRepository
@@ -33,15 +40,21 @@ public enum ArchiveMiddleware {
                 let keyword = state.archiveState.inputText
                 let category = state.archiveState.selectedCategory
                 return .run(.cancelInFlight(searchEffectID)) { send in
-                    let result: ArchiveAction
+                    let entities: [ArchiveSceneEntity]
                     do {
-                        let entities = try await api.getArchiveResponse(keyword: keyword, category: category)
+                        entities = try await api.getArchiveResponse(keyword: keyword, category: category)
                         try Task.checkCancellation()
-                        let storedIDs = try favorites.storedIDs(among: entities.map(\.id))
-                        result = .success(entities: entities, storedIDs: storedIDs)
                     } catch {
                         if error is CancellationError || Task.isCancelled { return }
-                        result = .failure(message: "search failed: \(error)")
+                        let answer = storedFavorites(matching: keyword, category: category, in: favorites)
+                        await send(.archive(.catalogFailed(reason: "\(error)", favorites: answer)))
+                        return
+                    }
+                    let result: ArchiveAction
+                    do {
+                        result = .success(entities: entities, storedIDs: try favorites.storedIDs(among: entities.map(\.id)))
+                    } catch {
+                        result = .failure(message: "search failed: cannot read which results are stored: \(error)")
                     }
                     await send(.archive(result))
                 }
@@ -110,6 +123,23 @@ public enum ArchiveMiddleware {
                     // A failed refresh changes nothing: the rows keep their last known state.
                 }
             }
+        }
+    }
+
+    /// The stored favorites matching a search's conditions, as catalog entities, newest first.
+    private static func storedFavorites(
+        matching keyword: String, category: String, in favorites: any StoredArchiveDataRepository
+    ) -> StoredFavoritesAnswer {
+        do {
+            let result = try favorites.search(FavoritesQuery(keyword: keyword, category: category), after: nil, limit: offlineLimit)
+            let entities = result.page.map { row in
+                ArchiveSceneEntity(
+                    id: row.id, photoUrl: row.photoUrl, category: row.category, dishName: row.dishName,
+                    shopName: row.shopName, introduction: row.introduction)
+            }
+            return .found(entities, total: result.matchCount)
+        } catch {
+            return .failed("\(error)")
         }
     }
 

@@ -23,20 +23,14 @@ public enum ArchiveReducer {
         case .retry:
             startLoading(&state)
         case .success(let entities, let storedIDs):
-            let changes = state.storedChangesDuringSearch
-            state.archiveCellViewObjects = entities.map { entity in
-                ArchiveCellViewObject(entity: entity, isStored: changes[entity.id] ?? storedIDs.contains(entity.id))
-            }
-            state.isLoading = false
-            state.isError = false
-            state.errorMessage = nil
-            state.hasLoaded = true
-            state.storedChangesDuringSearch = [:]
+            show(entities, storedIDs: storedIDs, from: .catalog, in: &state)
         case .failure(let message):
-            state.isLoading = false
-            state.isError = true
-            state.errorMessage = message
-            state.storedChangesDuringSearch = [:]
+            fail(message, in: &state)
+        case .catalogFailed(let reason, .found(let favorites, let total)):
+            // Offline-first: the favorites that match answer instead of an error screen.
+            show(favorites, storedIDs: Set(favorites.map(\.id)), from: .favorites(reason: reason, total: total), in: &state)
+        case .catalogFailed(let reason, .failed(let favoritesError)):
+            fail("search failed: \(reason); your favorites could not be read either: \(favoritesError)", in: &state)
 
         // MARK: Store and unstore
         case .addArchiveObject(let object):
@@ -64,6 +58,28 @@ public enum ArchiveReducer {
         case .dismissStorageError:
             state.storageErrorMessage = nil
         }
+    }
+
+    /// Shows a search's rows, `isStored` merged from `storedIDs` under what was
+    /// confirmed while the search was in flight.
+    private static func show(_ entities: [ArchiveSceneEntity], storedIDs: Set<Int>, from source: ArchiveSource, in state: inout ArchiveState) {
+        let changes = state.storedChangesDuringSearch
+        state.archiveCellViewObjects = entities.map { entity in
+            ArchiveCellViewObject(entity: entity, isStored: changes[entity.id] ?? storedIDs.contains(entity.id))
+        }
+        state.source = source
+        state.isLoading = false
+        state.isError = false
+        state.errorMessage = nil
+        state.hasLoaded = true
+        state.storedChangesDuringSearch = [:]
+    }
+
+    private static func fail(_ message: String, in state: inout ArchiveState) {
+        state.isLoading = false
+        state.isError = true
+        state.errorMessage = message
+        state.storedChangesDuringSearch = [:]
     }
 
     private static func startLoading(_ state: inout ArchiveState) {

@@ -12,6 +12,8 @@ public struct ArchiveState: Sendable, Equatable {
     public var selectedCategory = ""
     /// The rows of the last successful search, with `isStored` merged in by the reducer.
     public var archiveCellViewObjects: [ArchiveCellViewObject] = []
+    /// Where the rows came from: the catalog, or the favorites while it is unavailable.
+    public var source = ArchiveSource.catalog
     /// Whether a search has succeeded at least once (tells "no results" from "not searched").
     public var hasLoaded = false
     /// IDs whose store or unstore is in flight.

@@ -125,7 +125,7 @@ struct ArchiveStoreTests {
         #expect(try database.favorites.storedIDs(among: [17, 21, 33]) == [17])
     }
 
-    @Test func anAPIFailureKeepsTheConditionsAndRetrySucceeds() async throws {
+    @Test func anAPIFailureKeepsTheConditionsAnswersFromTheFavoritesAndRetrySucceeds() async throws {
         let failures = Recorder<String>()
         failures.append("チーズ")
         let store = makeStore(api: ControllableArchiveAPI(failures: failures))
@@ -134,13 +134,14 @@ struct ArchiveStoreTests {
         store.dispatch(.archive(.requestWithInputText("チーズ")))
         await store.finishEffects()
         let failed = store.state.archiveState
-        #expect(failed.isError)
-        #expect(failed.errorMessage == "search failed: the catalog is down")
+        #expect(!failed.isError)
+        #expect(failed.source == .favorites(reason: "the catalog is down", total: 0))
+        #expect(failed.archiveCellViewObjects.isEmpty)
         #expect(failed.inputText == "チーズ" && failed.selectedCategory == "洋食")
 
         store.dispatch(.archive(.retry))
         await store.finishEffects()
-        #expect(!store.state.archiveState.isError)
+        #expect(store.state.archiveState.source == .catalog)
         #expect(store.state.archiveState.archiveCellViewObjects.map(\.id) == [17, 21, 33])
     }
 

@@ -47,9 +47,21 @@ struct SearchCommand: ArchiveSubcommand {
             throw CLIError(state.errorMessage ?? "the search failed")
         }
         let rows = state.archiveCellViewObjects
+        var offlineReason: String?
+        if case .favorites(let reason, let total) = state.source {
+            offlineReason = reason
+            // The rows still answer the search: a note on stderr, exit 0.
+            Terminal.message("offline — showing your favorites: \(TerminalText.visible(reason))")
+            if let total, total > rows.count {
+                Terminal.message("note: the newest \(rows.count) of \(total) matching favorites are shown")
+            } else if total == nil {
+                Terminal.message("note: the newest \(rows.count) matching favorites are shown; more may match")
+            }
+        }
         if json {
             try JSONOutput.print(OutputShapes.Search(
-                keyword: keyword, category: category, count: rows.count, results: rows.map(OutputShapes.Row.init)))
+                keyword: keyword, category: category, count: rows.count, results: rows.map(OutputShapes.Row.init),
+                source: offlineReason == nil ? "catalog" : "favorites", reason: offlineReason))
             return
         }
         let colors = Terminal.colorsOnStdout
@@ -65,7 +77,7 @@ struct SearchCommand: ArchiveSubcommand {
             .compactMap { $0 }.joined(separator: " ")
         let stored = rows.filter(\.isStored).count
         Terminal.message("\(rows.count) result\(rows.count == 1 ? "" : "s")\(conditions.isEmpty ? "" : " for " + conditions), \(stored) stored")
-        if rows.isEmpty, !category.isEmpty {
+        if rows.isEmpty, !category.isEmpty, offlineReason == nil {
             let categories = (try? await session.api.categories()) ?? []
             if !categories.isEmpty, !categories.contains(category) {
                 Terminal.message("note: the catalog has no category '\(TerminalText.visible(category))'; its categories are \(categories.map(TerminalText.visible).joined(separator: ", "))")

@@ -158,7 +158,7 @@ enum KeyHandler {
             return [.quit]
         case .character("?"):
             view.showHelp = true
-        case .character("r") where state.isError:
+        case .character("r") where state.isError || state.source.isOffline:
             return [.dispatch(.archive(.retry))]
         case .character("/"):
             view.focus = .search

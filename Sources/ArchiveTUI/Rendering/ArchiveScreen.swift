@@ -71,7 +71,9 @@ enum ArchiveScreen {
         }
         let rows = state.archiveCellViewObjects
         if rows.isEmpty {
-            if state.hasLoaded, !state.isLoading {
+            if state.hasLoaded, !state.isLoading, state.source.isOffline {
+                drawMessage(&buffer, lines: ["None of your favorites matches these conditions.", "r retries the catalog; Esc clears the conditions."], top: top, bottom: bottom, style: .dim)
+            } else if state.hasLoaded, !state.isLoading {
                 drawMessage(&buffer, lines: ["No dish matches these conditions.", "Esc clears them."], top: top, bottom: bottom, style: .dim)
             }
             return
@@ -116,6 +118,9 @@ enum ArchiveScreen {
         var x = 1
         if state.isLoading {
             x = buffer.write("\(spinner[view.spinnerFrame % spinner.count]) searching…", x: x, y: y, style: .bold)
+        } else if state.hasLoaded, !state.isError, case .favorites(let reason, _) = state.source {
+            let banner = "offline — showing your favorites: \(TerminalText.visible(reason)) (r: retry)"
+            x = buffer.write(DisplayWidth.truncate(banner, to: buffer.width - 2), x: x, y: y, style: .error)
         } else if state.hasLoaded, !state.isError {
             let stored = state.archiveCellViewObjects.filter(\.isStored).count
             var text = "\(state.archiveCellViewObjects.count) dishes, \(stored) ♥"
