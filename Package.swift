@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveCLITests",
-            dependencies: ["ArchiveCLI", "SQLite", "TestSupport"],
+            dependencies: ["ArchiveCLI", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

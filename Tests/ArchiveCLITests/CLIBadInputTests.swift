@@ -65,7 +65,7 @@ struct CLIBadInputTests {
         }
         try expectRefusal(["search"], mentioning: "newer version")
         try expectRefusal(["add", "1"], mentioning: "migration 99")
-        try expectRefusal(["migrations"], mentioning: "up to 2")
+        try expectRefusal(["migrations"], mentioning: "up to 3")
     }
 
     @Test func anotherApplicationsDatabaseIsRefusedUnchanged() throws {
@@ -86,12 +86,20 @@ struct CLIBadInputTests {
 
     @Test func anUnreachableOrMisbehavingAPIIsAClearErrorAndChangesNothing() throws {
         try makeDatabaseWithFavorites()
-        try expectRefusal(["search", "--api-url", "http://127.0.0.1:1"], mentioning: "cannot reach http://127.0.0.1:1/archive_images")
         try expectRefusal(["add", "5", "--api-url", "http://127.0.0.1:1"], mentioning: "cannot reach")
         try expectRefusal(["search", "--api-url", "not-a-url"], mentioning: "is not an http(s) URL")
         let failing = try ServeProcess(cli: cli, arguments: ["--fail-rate", "1"])
-        try expectRefusal(["search", "チーズ", "--api-url", failing.url], mentioning: "HTTP 500")
         try expectRefusal(["categories", "--api-url", failing.url], mentioning: "HTTP 500")
+        // A search answers from the favorites instead (offline-first), saying why;
+        // it writes nothing but the last search's conditions.
+        for (arguments, why) in [(["search", "--api-url", "http://127.0.0.1:1"], "cannot reach http://127.0.0.1:1/archive_images"),
+                                 (["search", "チーズ", "--api-url", failing.url], "HTTP 500")] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("offline — showing your favorites: ") && result.stderr.contains(why), "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("♥") }.count == 2)
+        }
+        #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 2)
     }
 
     @Test(arguments: [

@@ -42,8 +42,9 @@ struct CLIServeTests {
     @Test func aFailRateOfOneAlwaysAnswers500() throws {
         let server = try ServeProcess(cli: cli, arguments: ["--fail-rate", "1"])
         for _ in 0..<3 {
-            let result = try cli.run(["search", "--api-url", server.url])
-            #expect(result.status == 1)
+            let result = try cli.run(["search", "--api-url", server.url, "--json"])
+            #expect(result.status == 0)
+            #expect((try result.json() as? [String: Any])?["source"] as? String == "favorites")
             #expect(result.stderr.contains("HTTP 500"))
         }
     }

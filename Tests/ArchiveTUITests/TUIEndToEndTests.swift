@@ -85,11 +85,13 @@ struct TUIEndToEndTests {
         let ids = (json?["favorites"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
         #expect(ids == [17])
 
-        // The onboarding flag was persisted: a second launch shows no overlay.
+        // The onboarding flag was persisted: a second launch shows no overlay, and
+        // starts where the user left off (the last search, remembered).
         try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
                  "env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
-        let second = try waitForScreen("the second launch") { $0.contains("66 dishes") }
+        let second = try waitForScreen("the second launch") { $0.contains("8 dishes, 1 ♥ · “チーズ”") }
         #expect(!second.contains("Welcome"))
+        #expect(second.contains("Search › チーズ"))
         try tmux("send-keys", "-t", session, "C-c")
         let end = ContinuousClock.now + .seconds(10)
         while try sessionIsRunning(), ContinuousClock.now < end {}
