@@ -13,12 +13,15 @@ extension Store where State == AppState, Action == AppAction {
     /// await store.finishEffects()
     /// print(store.state.archiveState.archiveCellViewObjects)
     /// ```
-    public convenience init(environment: ArchiveEnvironment, initialState: AppState = AppState()) {
-        self.init(
-            initialState: initialState,
-            reducer: AppReducer.reducer,
-            middlewares: ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
-                + SettingsMiddleware.all(environment)
-                + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment)])
+    ///
+    /// With an `actionLog`, every action and effect is logged there (``ActionLogMiddleware``).
+    public convenience init(environment: ArchiveEnvironment, initialState: AppState = AppState(), actionLog: (any ActionLogSink)? = nil) {
+        var middlewares = ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
+            + SettingsMiddleware.all(environment)
+            + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment)]
+        if let actionLog {
+            middlewares = [ActionLogMiddleware.wrapping(middlewares, initialState: initialState, into: actionLog)]
+        }
+        self.init(initialState: initialState, reducer: AppReducer.reducer, middlewares: middlewares)
     }
 }

@@ -9,6 +9,8 @@ public struct ArchiveLocation: Sendable, Hashable {
     public static let apiURLVariable = "ARCHIVE_API_URL"
     /// The environment variable giving the catalog's timeout in seconds.
     public static let apiTimeoutVariable = "ARCHIVE_API_TIMEOUT"
+    /// The environment variable naming the action log file.
+    public static let actionLogVariable = "ARCHIVE_LOG_ACTIONS"
     /// The catalog's timeout when none is given.
     public static let defaultAPITimeout = Duration.seconds(10)
 
@@ -18,6 +20,8 @@ public struct ArchiveLocation: Sendable, Hashable {
     public let apiURL: String?
     /// The total time one catalog request may take.
     public let apiTimeout: Duration
+    /// Where every action is logged, or `nil` for no log.
+    public let actionLogPath: String?
 
     /// Resolves the locations from the flags (`nil` when not given) and `environment`.
     /// An empty environment variable counts as unset.
@@ -27,10 +31,11 @@ public struct ArchiveLocation: Sendable, Hashable {
     /// (the XDG Base Directory specification says to ignore a relative one).
     /// Throws ``ArchiveLocationError`` for a timeout that is not a positive number.
     public init(
-        databaseFlag: String?, apiURLFlag: String?, apiTimeoutFlag: Double? = nil,
+        databaseFlag: String?, apiURLFlag: String?, apiTimeoutFlag: Double? = nil, actionLogFlag: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        actionLogPath = actionLogFlag ?? variable(Self.actionLogVariable)
         databasePath = databaseFlag ?? variable(Self.databaseVariable) ?? Self.defaultDatabasePath(environment: environment)
         apiURL = apiURLFlag ?? variable(Self.apiURLVariable)
         if let seconds = apiTimeoutFlag {

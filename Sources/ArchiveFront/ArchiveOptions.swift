@@ -30,6 +30,14 @@ public struct ArchiveOptions: ParsableArguments, Sendable {
             valueName: "seconds"))
     public var timeout: Double?
 
+    /// `--log-actions FILE`.
+    @Option(
+        name: .customLong("log-actions"),
+        help: ArgumentHelp(
+            "Append one JSON line per action and per finished effect to this file (env ARCHIVE_LOG_ACTIONS; off by default).",
+            valueName: "file"))
+    public var logActions: String?
+
     /// No options given.
     public init() {}
 
@@ -45,6 +53,9 @@ public struct ArchiveOptions: ParsableArguments, Sendable {
                 throw ValidationError("\(error)")
             }
         }
+        if logActions?.isEmpty == true {
+            throw ValidationError("--log-actions needs a file path")
+        }
         if apiURL?.isEmpty == true {
             throw ValidationError("--api-url needs a URL such as http://127.0.0.1:3000")
         }
@@ -56,11 +67,12 @@ public struct ArchiveOptions: ParsableArguments, Sendable {
         merged.database = database ?? earlier.database
         merged.apiURL = apiURL ?? earlier.apiURL
         merged.timeout = timeout ?? earlier.timeout
+        merged.logActions = logActions ?? earlier.logActions
         return merged
     }
 
     /// Where the database and catalog are: flags, then the environment, then the defaults.
     public func location() throws -> ArchiveLocation {
-        try ArchiveLocation(databaseFlag: database, apiURLFlag: apiURL, apiTimeoutFlag: timeout)
+        try ArchiveLocation(databaseFlag: database, apiURLFlag: apiURL, apiTimeoutFlag: timeout, actionLogFlag: logActions)
     }
 }

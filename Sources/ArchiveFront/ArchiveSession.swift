@@ -25,13 +25,25 @@ public struct ArchiveSession: Sendable {
     public let database: ArchiveDatabase
     /// The catalog: bundled, or HTTP when the location names a URL and the command needs it.
     public let api: any RequestArchiveRepository
+    /// The action log, when the location names one.
+    public let actionLog: ActionLogFile?
 
     /// Opens the database and, when `catalog` is `.needed`, the catalog.
     ///
     /// Errors say which file or URL failed and why; a refused file is left unchanged,
     /// and nothing is created for `.existingOnly`.
-    public init(location: ArchiveLocation, database access: DatabaseAccess = .createIfMissing, catalog: CatalogUse = .needed) throws {
+    ///
+    /// A log named by the location is opened first: one that cannot be written is
+    /// an error before anything else is opened or created. `actionLogFailure`
+    /// hears if it stops later (by default, a line on stderr).
+    public init(
+        location: ArchiveLocation, database access: DatabaseAccess = .createIfMissing, catalog: CatalogUse = .needed,
+        actionLogFailure: @escaping @Sendable (String) -> Void = ArchiveSession.warnOnStandardError
+    ) throws {
         self.location = location
+        self.actionLog = try location.actionLogPath.map { path throws(ActionLogError) in
+            try ActionLogFile(path: path, databasePath: location.databasePath, onFailure: actionLogFailure)
+        }
         switch catalog {
         case .needed: self.api = try Self.catalog(at: location)
         case .unused: self.api = BundledArchiveRepository()
@@ -54,6 +66,11 @@ public struct ArchiveSession: Sendable {
         self.database = try ArchiveDatabase(path: path)
     }
 
+    /// Writes `warning: MESSAGE` on stderr.
+    public static let warnOnStandardError: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+    }
+
     /// The catalog of `location`: HTTP when it names a URL (checked now), else the bundled one.
     public static func catalog(at location: ArchiveLocation) throws -> any RequestArchiveRepository {
         try location.apiURL.map { try HTTPArchiveRepository(baseURL: $0, timeout: location.apiTimeout) }
@@ -68,7 +85,7 @@ public struct ArchiveSession: Sendable {
     /// A new store on this session.
     @MainActor
     public func makeStore() -> AppStore {
-        AppStore(environment: environment)
+        AppStore(environment: environment, actionLog: actionLog)
     }
 }
 

@@ -59,3 +59,35 @@ public struct Effect<Action: Sendable>: Sendable {
         Effect(operation: .merge(effects))
     }
 }
+
+// MARK: - Observing
+
+/// How an effect ended, for an observer of effects (a log).
+public struct EffectReport: Sendable, Hashable {
+    /// The ID of the effect's policy, if any.
+    public let id: EffectID?
+    /// How long its body ran.
+    public let duration: Duration
+    /// Whether it was cancelled before it returned (its later actions were dropped).
+    public let wasCancelled: Bool
+}
+
+extension Effect {
+    /// The same effect, calling `onFinish` when each operation it runs returns.
+    /// Cancellations and `none` are unchanged; the work, its policy and its actions too.
+    public func observed(_ onFinish: @escaping @Sendable (EffectReport) -> Void) -> Effect {
+        switch operation {
+        case .none, .cancel:
+            return self
+        case .merge(let effects):
+            return .merge(effects.map { $0.observed(onFinish) })
+        case .run(let policy, let body):
+            return .run(policy) { send in
+                let clock = ContinuousClock()
+                let start = clock.now
+                await body(send)
+                onFinish(EffectReport(id: policy.id, duration: clock.now - start, wasCancelled: Task.isCancelled))
+            }
+        }
+    }
+}

@@ -182,5 +182,29 @@ struct StoreTests {
         }
         #expect(received == [0, 1, 2])
     }
-}
 
+    @Test func anObservedEffectReportsItsIDDurationAndCancellation() async {
+        let reports = Recorder<EffectReport>()
+        let gate = Gate()
+        let middleware = Middleware<Counter, Action> { _, action in
+            guard case .load(let text) = action else { return .none }
+            return Effect.run(.cancelInFlight("load")) { send in
+                if text == "slow" { await gate.wait() }
+                await send(.loaded(text))
+            }.observed { reports.append($0) }
+        }
+        let store = Store(initialState: Counter(), reducer: Self.reducer, middlewares: [middleware])
+        store.dispatch(.load("slow"))
+        await gate.waitForArrivals(1)
+        store.dispatch(.load("fast"))
+        for await state in store.states() where state.log == ["fast"] { break }
+        await gate.open()
+        await store.finishEffects()
+        #expect(store.state.log == ["fast"])
+        let values = reports.values
+        #expect(values.count == 2)
+        #expect(values.allSatisfy { $0.id == "load" })
+        #expect(values.map(\.wasCancelled).sorted { !$0 && $1 } == [false, true])
+        #expect(values.allSatisfy { $0.duration >= .zero })
+    }
+}

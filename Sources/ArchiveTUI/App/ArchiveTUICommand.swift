@@ -12,11 +12,13 @@ struct ArchiveTUICommand: AsyncParsableCommand {
     @OptionGroup var options: ArchiveOptions
 
     func run() async throws {
-        try await Self.start(session: ArchiveSession(location: options.location()))
+        // The screen is the terminal's while the TUI runs: a stopped log is reported after.
+        try await Self.start(session: ArchiveSession(location: options.location(), actionLogFailure: { _ in }))
     }
 
     @MainActor
     private static func start(session: ArchiveSession) async throws {
         try await TUIApp(session: session).run()
+        if let failure = session.actionLog?.failure { ArchiveSession.warnOnStandardError(failure) }
     }
 }

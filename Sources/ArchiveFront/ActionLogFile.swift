@@ -1,0 +1,152 @@
+public import ArchiveCore
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The action log's file (`--log-actions FILE`, env `ARCHIVE_LOG_ACTIONS`):
+/// lines appended with one `write(2)` each, from any thread.
+///
+/// Opening refuses, before anything else is done, what would lose data or hang:
+/// the database itself (or its journal files, through a symbolic link too), a
+/// directory, a FIFO that nobody reads, a path that cannot be written. A FIFO
+/// whose reader goes away, or a full disk, stops the log (``failure`` says why)
+/// without stopping the program: a log never costs the user their work.
+public final class ActionLogFile: ActionLogSink {
+    // Sendable: the descriptor and the first failure are only touched inside `state`'s lock.
+    private struct State {
+        var descriptor: Int32
+        var failure: String?
+    }
+    private let state: Mutex<State>
+    private let onFailure: @Sendable (String) -> Void
+    /// The path the log was opened at.
+    public let path: String
+
+    /// Opens (creating, or appending to) the log at `path` for the database at
+    /// `databasePath`; `onFailure` hears once why the log stopped, if it does.
+    public init(path: String, databasePath: String, onFailure: @escaping @Sendable (String) -> Void = { _ in }) throws(ActionLogError) {
+        self.path = path
+        self.onFailure = onFailure
+        guard !path.isEmpty else { throw .cannotOpen(path: path, reason: "an empty path is not a file") }
+        let protected = [databasePath, databasePath + "-wal", databasePath + "-shm", databasePath + "-journal"]
+        if protected.map(Self.canonical).contains(Self.canonical(path)) {
+            throw .isTheDatabase(path: path, database: databasePath)
+        }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw code == ENXIO
+                ? .cannotOpen(path: path, reason: "it is a FIFO (named pipe) that nobody is reading; start its reader first")
+                : .cannotOpen(path: path, reason: String(cString: strerror(code)))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            close(descriptor)
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFCHR || kind == S_IFIFO else {
+            close(descriptor)
+            throw .cannotOpen(path: path, reason: "it is not a file, a FIFO or a device")
+        }
+        // A hard link (or another name) for the database is the database too.
+        for file in protected {
+            var other = stat()
+            if stat(file, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino {
+                close(descriptor)
+                throw .isTheDatabase(path: path, database: databasePath)
+            }
+        }
+        // Opened without waiting for a FIFO's reader; from now on, writes wait like any pipe's.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        state = Mutex(State(descriptor: descriptor))
+    }
+
+    deinit {
+        state.withLock { state in
+            if state.descriptor >= 0 { close(state.descriptor) }
+        }
+    }
+
+    /// Why the log stopped, if it did (a full disk, a reader that went away).
+    public var failure: String? {
+        state.withLock { $0.failure }
+    }
+
+    /// Appends `line` and a newline in one write; after a failure, does nothing.
+    public func write(line: String) {
+        let failure: String? = state.withLock { state in
+            guard state.descriptor >= 0 else { return nil }
+            var bytes = Array(line.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+            guard let reason = Self.writeAll(bytes, to: state.descriptor) else { return nil }
+            state.failure = "the action log \(path) stopped: \(reason); the program goes on without it"
+            close(state.descriptor)
+            state.descriptor = -1
+            return state.failure
+        }
+        if let failure { onFailure(failure) }
+    }
+
+    /// Writes every byte; a reader that went away is EPIPE here, not a SIGPIPE that
+    /// would kill the process (the signal is blocked around the write, then discarded).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE {
+                    var none = timespec()
+                    _ = sigtimedwait(&pipeSignal, nil, &none)  // consume the SIGPIPE this write raised
+                }
+                return String(cString: strerror(code))
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// `path` with its directory's symbolic links resolved (and its own, when it exists).
+    private static func canonical(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        if let resolved = realpath(absolute, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let directory = (absolute as NSString).deletingLastPathComponent
+        guard let resolved = realpath(directory, nil) else { return absolute }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + (absolute as NSString).lastPathComponent
+    }
+}
+
+/// Why the action log could not be opened.
+public enum ActionLogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path cannot be opened for appending.
+    case cannotOpen(path: String, reason: String)
+    /// The path is the database (or one of its journal files).
+    case isTheDatabase(path: String, database: String)
+
+    /// A message a person can act on.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "cannot write the action log \(path): \(reason); pass --log-actions (or ARCHIVE_LOG_ACTIONS) a writable file"
+        case .isTheDatabase(let path, let database):
+            return "the action log \(path) is the database \(database) itself; logging there would destroy it: pass --log-actions another file"
+        }
+    }
+}
