@@ -114,4 +114,49 @@ struct TUIEndToEndTests {
         while try sessionIsRunning(), ContinuousClock.now < deadline {}
         #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
     }
+
+    /// Offline-first, the favorites filter, the remembered view and the action
+    /// log, in one session of the real TUI against a catalog that cannot be reached.
+    @Test func offlineBannerFavoritesFilterRememberedViewAndActionLog() throws {
+        let database = directory.path("offline.sqlite3")
+        let log = directory.path("actions.jsonl")
+        let archive = BuiltProduct.url(named: "archive").path
+        for arguments in [["onboarding", "dismiss"], ["add", "4"], ["add", "17"], ["add", "33"]] {
+            #expect(try ChildProcess.run(archive, arguments + ["--database", database]).status == 0)
+        }
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { _ = try? tmux("kill-server") }
+        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                 "'\(tui)' --database '\(database)' --api-url http://127.0.0.1:1 --log-actions '\(log)'")
+        let offline = try waitForScreen("the offline banner") { $0.contains("offline — showing your favorites: cannot reach") }
+        #expect(offline.contains("♥ チーズハンバーグ") && offline.contains("♥ ざる蕎麦"))
+
+        // The Favorites view, filtered by one kanji.
+        try tmux("send-keys", "-t", session, "C-t")
+        try waitForScreen("the favorites") { $0.contains("3 favorites, newest first") }
+        try tmux("send-keys", "-t", session, "/")
+        try tmux("send-keys", "-t", session, "-l", "蕎")
+        let filtered = try waitForScreen("the filtered favorites") { $0.contains("/蕎▏ — 1 matching") }
+        #expect(filtered.contains("ざる蕎麦") && !filtered.contains("チーズハンバーグ"))
+        try tmux("send-keys", "-t", session, "Escape")
+        try waitForScreen("the filter cleared") { $0.contains("3 favorites, newest first") }
+        try tmux("send-keys", "-t", session, "q")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try sessionIsRunning(), ContinuousClock.now < deadline {}
+        #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
+
+        // The next launch opens the Favorites view, where the user left.
+        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", "'\(tui)' --database '\(database)'")
+        try waitForScreen("the remembered view") { $0.contains("3 favorites, newest first") }
+        try tmux("send-keys", "-t", session, "C-c")
+        let end = ContinuousClock.now + .seconds(10)
+        while try sessionIsRunning(), ContinuousClock.now < end {}
+
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let actions = lines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["action"] as? String
+        }
+        #expect(actions.count == lines.count, "every line is JSON")
+        #expect(actions.contains("archive.catalogFailed") && actions.contains("favorites.search") && actions.contains("settings.rememberView"))
+    }
 }
