@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "ArchiveCore", package: root),
                 .product(name: "ArchiveAPI", package: root),
                 .product(name: "Redux", package: root),
+                .product(name: "SQLite", package: root),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

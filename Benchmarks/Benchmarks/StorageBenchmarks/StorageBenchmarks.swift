@@ -99,6 +99,32 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
+        // 6. The favorites search index's price at import: the engine without it.
+        Benchmark("import/engineNoIndex/\(count)", configuration: configuration([.wallClock], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
+            let workload = data(count)
+            let path = try Fixtures.freshPath("engineNoIndex", count)
+            benchmark.startMeasurement()
+            let instance = try EngineWithoutIndexPeer(path: path)
+            try instance.importAll(workload)
+            benchmark.stopMeasurement()
+            Fixtures.remove(path)
+        }
+
+        // 7. Favorites search: a keyword matching few rows, the first page of 50; the
+        // engine's index against a full scan from C (`instr` over the text columns).
+        Benchmark("favoritesSearch/engine/\(count)", configuration: configuration([.wallClock], iterations: 5_000)) { benchmark in
+            guard let engine = try peer("engine", count, { try EnginePeer(path: $0) }) as? EnginePeer else { return }
+            for _ in benchmark.scaledIterations {
+                blackHole(try engine.search(WorkloadData.rareKeyword))
+            }
+        }
+        Benchmark("favoritesSearch/rawCScan/\(count)", configuration: configuration([.wallClock], iterations: count >= 1_000_000 ? 20 : 200, seconds: 20)) { benchmark in
+            guard let raw = try peer("rawC", count, { try RawCPeer(path: $0) }) as? RawCPeer else { return }
+            for _ in benchmark.scaledIterations {
+                blackHole(try raw.scan(WorkloadData.rareKeyword))
+            }
+        }
+
         // The original app's merge, over the engine's file.
         Benchmark("merge/original/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 5 : 50, seconds: 30)) { benchmark in
             let path = try Fixtures.populated("engine", count) { try EnginePeer(path: $0) }

@@ -27,4 +27,9 @@ public final class EnginePeer: FavoritesPeer {
     public func newestPage() throws -> Int {
         try database.favorites.page(after: nil, limit: 50).count
     }
+
+    /// The favorites search: the first page of 50 matches.
+    public func search(_ keyword: String) throws -> Int {
+        try database.favorites.search(FavoritesQuery(keyword: keyword), after: nil, limit: 50).page.count
+    }
 }

@@ -1,3 +1,4 @@
+import ArchiveStorage
 import Foundation
 
 /// The benchmark's database files, one per peer and size, built once and reused
@@ -31,10 +32,19 @@ public enum Fixtures {
         return path
     }
 
+    /// The schema version the fixtures are built at: part of their names, so that a
+    /// new migration builds new files instead of migrating old ones mid-benchmark.
+    public static var schemaVersion: Int { (try? ArchiveMigrations.all().count) ?? 0 }
+
+    /// The path of the file of `peer` holding the `count` favorites of the workload.
+    public static func path(_ peer: String, _ count: Int) -> String {
+        (directory as NSString).appendingPathComponent("\(peer)-v\(schemaVersion)-\(count).sqlite3")
+    }
+
     /// The file of `peer` holding the `count` favorites of the workload, built on first use.
     public static func populated(_ peer: String, _ count: Int, open: (String) throws -> any FavoritesPeer) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = (directory as NSString).appendingPathComponent("\(peer)-\(count).sqlite3")
+        let path = path(peer, count)
         let marker = path + ".complete"
         if FileManager.default.fileExists(atPath: marker) { return path }
         remove(path)

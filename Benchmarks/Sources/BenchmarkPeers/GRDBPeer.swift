@@ -47,7 +47,11 @@ public final class GRDBPeer: FavoritesPeer {
         var configuration = GRDB.Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // The schema's search index is written through the engine's FTS5 tokenizer.
+            if let connection = db.sqliteConnection { try FavoritesSearchIndex.tokenizer.register(onConnection: connection) }
+        }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(queue)
     }

@@ -1,4 +1,5 @@
 import ArchiveStorage
+import SQLite
 import CRawSQLitePeer
 import Foundation
 
@@ -18,7 +19,9 @@ public final class RawCPeer: FavoritesPeer {
         let opened = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { namePointers in
             checksums.map { UnsafePointer($0) }.withUnsafeBufferPointer { checksumPointers in
                 sql.map { UnsafePointer($0) }.withUnsafeBufferPointer { sqlPointers in
-                    raw_peer_open(path, Int32(migrations.count), versions, namePointers.baseAddress, checksumPointers.baseAddress, sqlPointers.baseAddress)
+                    raw_peer_open(
+                        path, Int32(migrations.count), versions, namePointers.baseAddress, checksumPointers.baseAddress,
+                        sqlPointers.baseAddress, Self.registerTokenizer)
                 }
             }
         }
@@ -28,6 +31,28 @@ public final class RawCPeer: FavoritesPeer {
 
     deinit {
         raw_peer_close(peer)
+    }
+
+    /// The schema's search index needs the engine's tokenizer on every connection
+    /// that writes favorites: the same SQL from C means the same index work.
+    private static let registerTokenizer: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { db in
+        guard let db else { return 1 }
+        do {
+            try FavoritesSearchIndex.tokenizer.register(onConnection: OpaquePointer(db))
+            return 0
+        } catch {
+            return 1
+        }
+    }
+
+    /// The favorites search as a full scan (`instr` over the five text columns), 50 rows.
+    public func scan(_ keyword: String) throws -> Int {
+        var needle = keyword
+        let count = needle.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { raw_peer_scan(peer, $0.baseAddress, Int32($0.count), 50, &scratch, Int32(scratch.count)) }
+        }
+        guard count >= 0 else { throw PeerError("raw C scan failed") }
+        return Int(count)
     }
 
     public func importAll(_ data: WorkloadData) throws {

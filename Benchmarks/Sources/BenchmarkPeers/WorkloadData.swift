@@ -16,6 +16,9 @@ public final class WorkloadData: @unchecked Sendable {
     static let categories = ["和食", "洋食", "中華", "イタリアン", "エスニック", "スイーツ"]
     static let phrases = ["出汁の香る", "炭火で焼いた", "とろけるチーズの", "季節の野菜たっぷりの", "香辛料の効いた", "ふわふわ食感の"]
     public static let epochMilliseconds: Int64 = 1_700_000_000_000
+    /// A favorites search matching few rows at every N (IDs 12346, 123460…123468,
+    /// 1234600…1234698 where they exist: 1, 6 and 56 rows at 10k, 100k and 1M).
+    public static let rareKeyword = "番号 12346"
 
     public init(count: Int) {
         self.count = count

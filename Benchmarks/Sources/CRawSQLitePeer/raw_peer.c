@@ -10,6 +10,7 @@ struct raw_peer {
     sqlite3_stmt *delete_one;
     sqlite3_stmt *member64;
     sqlite3_stmt *first_page;
+    sqlite3_stmt *scan;
 };
 
 static const char *UPSERT_SQL =
@@ -21,6 +22,12 @@ static const char *DELETE_SQL = "DELETE FROM archive_objects WHERE id = ?";
 static const char *FIRST_PAGE_SQL =
     "SELECT id, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects "
     "ORDER BY stored_at DESC, id DESC LIMIT ?";
+
+static const char *SCAN_SQL =
+    "SELECT id, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects "
+    "WHERE instr(photo_url, ?1) > 0 OR instr(category, ?1) > 0 OR instr(dish_name, ?1) > 0 "
+    "OR instr(shop_name, ?1) > 0 OR instr(introduction, ?1) > 0 "
+    "ORDER BY stored_at DESC, id DESC LIMIT ?2";
 
 static int exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL); }
 
@@ -40,9 +47,10 @@ static int check_migrations(sqlite3 *db, int count, const char *const *checksums
 }
 
 raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, const char *const *names,
-                        const char *const *checksums, const char *const *migration_sql) {
+                        const char *const *checksums, const char *const *migration_sql, int (*prepare)(void *db)) {
     sqlite3 *db = NULL;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
+        || (prepare != NULL && prepare(db) != 0)) {
         sqlite3_close_v2(db);
         return NULL;
     }
@@ -91,7 +99,8 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
     if (sqlite3_prepare_v3(db, UPSERT_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->upsert, NULL)
         || sqlite3_prepare_v3(db, DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->delete_one, NULL)
         || sqlite3_prepare_v3(db, member, -1, SQLITE_PREPARE_PERSISTENT, &peer->member64, NULL)
-        || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)) {
+        || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)
+        || sqlite3_prepare_v3(db, SCAN_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->scan, NULL)) {
         raw_peer_close(peer);
         return NULL;
     }
@@ -104,6 +113,7 @@ void raw_peer_close(raw_peer *peer) {
     sqlite3_finalize(peer->delete_one);
     sqlite3_finalize(peer->member64);
     sqlite3_finalize(peer->first_page);
+    sqlite3_finalize(peer->scan);
     sqlite3_close_v2(peer->db);
     free(peer);
 }
@@ -155,25 +165,36 @@ int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
     return exec(peer->db, "COMMIT") ? -1 : 0;
 }
 
-int raw_peer_page(raw_peer *peer, int limit, char *scratch, int scratch_len) {
-    // The engine's page query and its work: one row more than asked (whether a next
-    // page exists), every column read (the IDs and dates make the next cursor).
-    sqlite3_bind_int64(peer->first_page, 1, limit + 1);
+/// Steps `stmt` to its end, reading each row as a page does (IDs, dates, texts copied).
+static int read_rows(sqlite3_stmt *stmt, int limit, char *scratch, int scratch_len) {
     int rows = 0, used = 0, stepped;
-    while ((stepped = sqlite3_step(peer->first_page)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(peer->first_page, 0);
-        int64_t stored_at = sqlite3_column_int64(peer->first_page, 6);
-        if (id <= 0 || stored_at == INT64_MIN) { sqlite3_reset(peer->first_page); return -1; }  // as a caller would check
+    while ((stepped = sqlite3_step(stmt)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(stmt, 0);
+        int64_t stored_at = sqlite3_column_int64(stmt, 6);
+        if (id <= 0 || stored_at == INT64_MIN) { sqlite3_reset(stmt); return -1; }  // as a caller would check
         for (int column = 1; column <= 5; column++) {
-            const unsigned char *text = sqlite3_column_text(peer->first_page, column);
-            int length = sqlite3_column_bytes(peer->first_page, column);
+            const unsigned char *text = sqlite3_column_text(stmt, column);
+            int length = sqlite3_column_bytes(stmt, column);
             if (used + length > scratch_len) used = 0;
             memcpy(scratch + used, text, (size_t)length);
             used += length;
         }
         rows++;
     }
-    sqlite3_reset(peer->first_page);
+    sqlite3_reset(stmt);
     if (stepped != SQLITE_DONE) return -1;
     return rows > limit ? limit : rows;
+}
+
+int raw_peer_page(raw_peer *peer, int limit, char *scratch, int scratch_len) {
+    // The engine's page query and its work: one row more than asked (whether a next
+    // page exists), every column read (the IDs and dates make the next cursor).
+    sqlite3_bind_int64(peer->first_page, 1, limit + 1);
+    return read_rows(peer->first_page, limit, scratch, scratch_len);
+}
+
+int raw_peer_scan(raw_peer *peer, const char *needle, int needle_len, int limit, char *scratch, int scratch_len) {
+    sqlite3_bind_text(peer->scan, 1, needle, needle_len, SQLITE_STATIC);
+    sqlite3_bind_int64(peer->scan, 2, limit + 1);
+    return read_rows(peer->scan, limit, scratch, scratch_len);
 }

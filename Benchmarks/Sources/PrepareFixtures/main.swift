@@ -1,5 +1,7 @@
+import ArchiveStorage
 import BenchmarkPeers
 import Foundation
+import SQLite
 
 // Builds the database files of every peer and size before the benchmarks run,
 // so that no benchmark process pays (in time or peak memory) for building them.
@@ -14,3 +16,34 @@ for count in Fixtures.sizes {
         print("\(path) ready (\(String(format: "%.1f", Date().timeIntervalSince(start))) s)")
     }
 }
+
+// The favorites search index's price in file size: each engine fixture, and a
+// vacuumed copy of it without the index (index-sizes.json, read by report.py).
+var sizes: [String: [String: Int]] = [:]
+func fileSize(_ path: String) throws -> Int {
+    (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+}
+for count in Fixtures.sizes {
+    let path = Fixtures.path("engine", count)
+    let copy = path + ".without-index"
+    do {
+        let database = try Database(path: path)
+        try database.register(FavoritesSearchIndex.tokenizer)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    Fixtures.remove(copy)
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    do {
+        let database = try Database(path: copy)
+        try database.register(FavoritesSearchIndex.tokenizer)
+        try database.execute("""
+            DROP TRIGGER archive_objects_search_insert; DROP TRIGGER archive_objects_search_delete;
+            DROP TRIGGER archive_objects_search_update; DROP TABLE archive_objects_search; VACUUM
+            """)
+    }
+    sizes[String(count)] = ["withIndex": try fileSize(path), "withoutIndex": try fileSize(copy)]
+    Fixtures.remove(copy)
+}
+let sizesPath = (Fixtures.directory as NSString).appendingPathComponent("index-sizes.json")
+try JSONSerialization.data(withJSONObject: sizes, options: [.sortedKeys]).write(to: URL(fileURLWithPath: sizesPath))
+print("\(sizesPath): \(sizes)")

@@ -20,9 +20,11 @@ typedef struct raw_peer raw_peer;
 /// Opens `path` with the engine's flags and pragmas, then checks its migrations:
 /// `schema_migrations` must hold exactly `count` rows whose checksums are `checksums`.
 /// A new file gets the schema from `migration_sql` (recorded with `versions`, `names`, `checksums`).
+/// `prepare` runs on the new connection first (the engine's FTS5 tokenizer, which the
+/// schema names, is registered there); it returns 0 on success.
 /// Returns NULL on any failure.
 raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, const char *const *names,
-                        const char *const *checksums, const char *const *migration_sql);
+                        const char *const *checksums, const char *const *migration_sql, int (*prepare)(void *db));
 void raw_peer_close(raw_peer *peer);
 
 /// Upserts `count` rows in one IMMEDIATE transaction. Returns 0 on success.
@@ -37,5 +39,10 @@ int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add);
 
 /// Reads the `limit` newest rows, copying their texts into `scratch`. Returns the rows read, or -1.
 int raw_peer_page(raw_peer *peer, int limit, char *scratch, int scratch_len);
+
+/// The favorites search done by a full scan: `instr` of `needle` in each text column
+/// (case-sensitive, so less work than the engine's case-insensitive semantics), newest
+/// first, the `limit` first rows read as a page is. Returns the rows read, or -1.
+int raw_peer_scan(raw_peer *peer, const char *needle, int needle_len, int limit, char *scratch, int scratch_len);
 
 #endif
