@@ -8,19 +8,33 @@ package enum SearchFolding {
     /// (a test checks every scalar of the range against the standard library).
     package static let caselessRange: ClosedRange<UInt32> = 0x3000...0x9FFF
 
-    /// Calls `body` with each scalar `scalar` folds to (one, or several for a
-    /// few letters such as `İ`).
+    /// What a scalar folds to.
+    package enum Folded {
+        /// One scalar (the scalar itself when it has no case).
+        case one(Unicode.Scalar)
+        /// Several, for a few letters such as `İ`.
+        case several(String.UnicodeScalarView)
+    }
+
+    /// What `scalar` folds to: the one definition of the folding.
     @inline(__always)
-    package static func fold(_ scalar: Unicode.Scalar, _ body: (Unicode.Scalar) -> Void) {
+    package static func folded(_ scalar: Unicode.Scalar) -> Folded {
         let value = scalar.value
         if value < 0x80 {
-            body(value >= 65 && value <= 90 ? Unicode.Scalar(UInt8(value + 32)) : scalar)
-        } else if caselessRange.contains(value) {
-            body(scalar)
-        } else if scalar.properties.changesWhenLowercased {
-            for folded in scalar.properties.lowercaseMapping.unicodeScalars { body(folded) }
-        } else {
-            body(scalar)
+            return .one(value >= 65 && value <= 90 ? Unicode.Scalar(UInt8(value + 32)) : scalar)
+        } else if caselessRange.contains(value) || !scalar.properties.changesWhenLowercased {
+            return .one(scalar)
+        }
+        let mapping = scalar.properties.lowercaseMapping.unicodeScalars
+        return mapping.count == 1 ? .one(mapping[mapping.startIndex]) : .several(mapping)
+    }
+
+    /// Calls `body` with each scalar `scalar` folds to.
+    @inline(__always)
+    package static func fold(_ scalar: Unicode.Scalar, _ body: (Unicode.Scalar) -> Void) {
+        switch folded(scalar) {
+        case .one(let folded): body(folded)
+        case .several(let scalars): for folded in scalars { body(folded) }
         }
     }
 

@@ -55,9 +55,9 @@ public struct ArchiveDatabase: Sendable {
         try ArchiveDatabase(path: Database.inMemoryPath)
     }
 
-    private init(queue: DatabaseQueue) {
+    private init(queue: DatabaseQueue) throws {
         self.queue = queue
-        self.favorites = SQLiteStoredArchiveDataRepository(queue: queue)
+        self.favorites = try SQLiteStoredArchiveDataRepository(queue: queue)
         self.keyValueStore = KeyValueStore(queue: queue)
         self.onboarding = KeyValueOnboardingRepository(store: keyValueStore)
         self.settings = KeyValueSettingsRepository(store: keyValueStore)

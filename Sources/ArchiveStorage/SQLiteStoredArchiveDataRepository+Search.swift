@@ -31,7 +31,7 @@ extension SQLiteStoredArchiveDataRepository {
             return try snapshot { FavoritesSearchResult(page: try page(after: cursor, limit: limit), matchCount: try count()) }
         }
         return try queue.snapshot { db in
-            if let expression = SearchGrams.matchExpression(for: query.keyword) {
+            if hasSearchIndex, let expression = SearchGrams.matchExpression(for: query.keyword) {
                 var candidates: [Int] = []
                 try db.withStatement(Self.candidatesSQL, expression, Self.candidateLimit + 1) { statement in
                     while try statement.step() { candidates.append(try statement.int(at: 0)) }

@@ -162,17 +162,27 @@ struct FavoritesSearchTests {
         #expect(try database.favorites.search(FavoritesQuery(keyword: "A"), after: nil, limit: 10).page.map(\.id) == [1])
     }
 
-    // MARK: - The index is kept by the engine only
+    // MARK: - Without the index
 
-    @Test func aConnectionWithoutTheTokenizerCannotWriteFavorites() throws {
+    /// A database whose index was dropped (to save space, say) still stores,
+    /// removes and finds everything: the engine skips the index and scans.
+    @Test func withoutTheIndexWritesSkipItAndSearchesScan() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("a.sqlite3")
-        _ = try ArchiveDatabase(path: path)
-        let plain = try Database(path: path)
-        #expect(throws: SQLiteError.self) {
-            try plain.execute("INSERT INTO archive_objects VALUES (1, 'p', 'c', 'd', 's', 'i', 0)")
+        try ArchiveDatabase(path: path).favorites.create(contentsOf: Self.generated(count: 300, seed: 5))
+        do {
+            let plain = try Database(path: path)
+            try plain.register(FavoritesSearchIndex.tokenizer)
+            try plain.execute("DROP TABLE archive_objects_search")
         }
-        #expect(try ArchiveDatabase(path: path).favorites.count() == 0)
+        let database = try ArchiveDatabase(path: path)
+        try database.favorites.create(Fixtures.object(9_999, dishName: "寿司 new"))
+        try database.favorites.delete(id: 7)
+        let objects = try database.favorites.allObjects()
+        for keyword in ["寿司", "蕎", "SOBA", "new"] {
+            let query = FavoritesQuery(keyword: keyword)
+            #expect(try Self.allPages(database.favorites, query, limit: 40) == Self.scan(objects, query), "\(keyword)")
+        }
     }
 
     // MARK: - Folding
