@@ -7,17 +7,28 @@
 struct raw_peer {
     sqlite3 *db;
     sqlite3_stmt *upsert;
+    sqlite3_stmt *index_insert;
+    sqlite3_stmt *index_texts;
+    sqlite3_stmt *index_delete;
     sqlite3_stmt *delete_one;
     sqlite3_stmt *member64;
     sqlite3_stmt *first_page;
     sqlite3_stmt *scan;
 };
 
+// The engine's writes: a new favorite, then its row of the search index (the workload
+// only stores new IDs, so the engine's refresh path never runs, here or there).
 static const char *UPSERT_SQL =
     "INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-    "photo_url = excluded.photo_url, category = excluded.category, dish_name = excluded.dish_name, "
-    "shop_name = excluded.shop_name, introduction = excluded.introduction";
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+static const char *INDEX_INSERT_SQL =
+    "INSERT INTO archive_objects_search (rowid, photo_url, category, dish_name, shop_name, introduction) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+static const char *INDEX_TEXTS_SQL =
+    "SELECT photo_url, category, dish_name, shop_name, introduction FROM archive_objects WHERE id = ?";
+static const char *INDEX_DELETE_SQL =
+    "INSERT INTO archive_objects_search (archive_objects_search, rowid, photo_url, category, dish_name, shop_name, introduction) "
+    "VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)";
 static const char *DELETE_SQL = "DELETE FROM archive_objects WHERE id = ?";
 static const char *FIRST_PAGE_SQL =
     "SELECT id, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects "
@@ -97,6 +108,9 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
     for (int index = 1; index < 64; index++) strcat(member, ",?");
     strcat(member, ")");
     if (sqlite3_prepare_v3(db, UPSERT_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->upsert, NULL)
+        || sqlite3_prepare_v3(db, INDEX_INSERT_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->index_insert, NULL)
+        || sqlite3_prepare_v3(db, INDEX_TEXTS_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->index_texts, NULL)
+        || sqlite3_prepare_v3(db, INDEX_DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->index_delete, NULL)
         || sqlite3_prepare_v3(db, DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->delete_one, NULL)
         || sqlite3_prepare_v3(db, member, -1, SQLITE_PREPARE_PERSISTENT, &peer->member64, NULL)
         || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)
@@ -110,6 +124,9 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
 void raw_peer_close(raw_peer *peer) {
     if (peer == NULL) return;
     sqlite3_finalize(peer->upsert);
+    sqlite3_finalize(peer->index_insert);
+    sqlite3_finalize(peer->index_texts);
+    sqlite3_finalize(peer->index_delete);
     sqlite3_finalize(peer->delete_one);
     sqlite3_finalize(peer->member64);
     sqlite3_finalize(peer->first_page);
@@ -128,15 +145,53 @@ static int bind_row(sqlite3_stmt *stmt, const raw_row *row) {
         | sqlite3_bind_int64(stmt, 7, row->stored_at);
 }
 
+/// Stores one new row and indexes it, as the engine does.
+static int store_row(raw_peer *peer, const raw_row *row) {
+    int stepped = bind_row(peer->upsert, row) == SQLITE_OK ? sqlite3_step(peer->upsert) : SQLITE_ERROR;
+    sqlite3_reset(peer->upsert);
+    if (stepped != SQLITE_DONE) return -1;
+    if (sqlite3_changes(peer->db) == 0) return 0;
+    sqlite3_stmt *index = peer->index_insert;
+    int bound = sqlite3_bind_int64(index, 1, row->id)
+        | sqlite3_bind_text(index, 2, row->photo_url, row->photo_url_len, SQLITE_STATIC)
+        | sqlite3_bind_text(index, 3, row->category, row->category_len, SQLITE_STATIC)
+        | sqlite3_bind_text(index, 4, row->dish_name, row->dish_name_len, SQLITE_STATIC)
+        | sqlite3_bind_text(index, 5, row->shop_name, row->shop_name_len, SQLITE_STATIC)
+        | sqlite3_bind_text(index, 6, row->introduction, row->introduction_len, SQLITE_STATIC);
+    stepped = bound == SQLITE_OK ? sqlite3_step(index) : SQLITE_ERROR;
+    sqlite3_reset(index);
+    return stepped == SQLITE_DONE ? 0 : -1;
+}
+
+/// Takes one row out of the index (with its stored texts), then deletes it, as the engine does.
+static int delete_row(raw_peer *peer, int64_t id) {
+    sqlite3_bind_int64(peer->index_texts, 1, id);
+    int stepped = sqlite3_step(peer->index_texts);
+    if (stepped == SQLITE_ROW) {
+        sqlite3_bind_int64(peer->index_delete, 1, id);
+        for (int column = 0; column < 5; column++) {
+            sqlite3_bind_text(peer->index_delete, column + 2, (const char *)sqlite3_column_text(peer->index_texts, column),
+                              sqlite3_column_bytes(peer->index_texts, column), SQLITE_TRANSIENT);
+        }
+        int indexed = sqlite3_step(peer->index_delete);
+        sqlite3_reset(peer->index_delete);
+        if (indexed != SQLITE_DONE) { sqlite3_reset(peer->index_texts); return -1; }
+    }
+    sqlite3_reset(peer->index_texts);
+    if (stepped != SQLITE_ROW && stepped != SQLITE_DONE) return -1;
+    sqlite3_bind_int64(peer->delete_one, 1, id);
+    stepped = sqlite3_step(peer->delete_one);
+    sqlite3_reset(peer->delete_one);
+    return stepped == SQLITE_DONE ? 0 : -1;
+}
+
 int raw_peer_import(raw_peer *peer, const raw_row *rows, int64_t count) {
     if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
     for (int64_t index = 0; index < count; index++) {
-        if (bind_row(peer->upsert, &rows[index]) != SQLITE_OK || sqlite3_step(peer->upsert) != SQLITE_DONE) {
-            sqlite3_reset(peer->upsert);
+        if (store_row(peer, &rows[index]) != 0) {
             exec(peer->db, "ROLLBACK");
             return -1;
         }
-        sqlite3_reset(peer->upsert);
     }
     return exec(peer->db, "COMMIT") ? -1 : 0;
 }
@@ -157,11 +212,7 @@ int raw_peer_stored_ids(raw_peer *peer, const int64_t *ids, int count, int64_t *
 
 int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
     if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
-    sqlite3_stmt *stmt = add ? peer->upsert : peer->delete_one;
-    int bound = add ? bind_row(stmt, row) : sqlite3_bind_int64(stmt, 1, row->id);
-    int stepped = bound == SQLITE_OK ? sqlite3_step(stmt) : SQLITE_ERROR;
-    sqlite3_reset(stmt);
-    if (stepped != SQLITE_DONE) { exec(peer->db, "ROLLBACK"); return -1; }
+    if ((add ? store_row(peer, row) : delete_row(peer, row->id)) != 0) { exec(peer->db, "ROLLBACK"); return -1; }
     return exec(peer->db, "COMMIT") ? -1 : 0;
 }
 
