@@ -36,10 +36,7 @@ for count in Fixtures.sizes {
     do {
         let database = try Database(path: copy)
         try database.register(FavoritesSearchIndex.tokenizer)
-        try database.execute("""
-            DROP TRIGGER archive_objects_search_insert; DROP TRIGGER archive_objects_search_delete;
-            DROP TRIGGER archive_objects_search_update; DROP TABLE archive_objects_search; VACUUM
-            """)
+        try database.execute("DROP TABLE archive_objects_search; VACUUM")
     }
     sizes[String(count)] = ["withIndex": try fileSize(path), "withoutIndex": try fileSize(copy)]
     Fixtures.remove(copy)
