@@ -12,6 +12,10 @@ public enum SettingsAction: Sendable, Equatable {
     case reset(key: String)
     /// Remember the view that is open (the TUI dispatches it as the user switches).
     case rememberView(ArchiveView)
+    /// Remember the Archive screen's current search conditions (from the state):
+    /// the fronts dispatch it when the user leaves (the CLI after its search, the TUI
+    /// on quitting), not at every search, which would cost a write per keystroke.
+    case rememberSearch
     /// Reading, setting or resetting failed.
     case failure(message: String)
 }

@@ -26,7 +26,7 @@ public enum SettingsMiddleware {
                 }
             case .reset(let key):
                 change = { try settings.reset(try ArchiveSetting.named(key)) }
-            case .loaded, .rememberView, .failure:
+            case .loaded, .rememberView, .rememberSearch, .failure:
                 return .none
             }
             return .run(.serial(ArchiveMiddleware.storageEffectID)) { send in
@@ -40,15 +40,14 @@ public enum SettingsMiddleware {
         }
     }
 
-    /// Remembers each catalog search's conditions (read from the state, where the
-    /// reducer has merged them) and each view the front reports. A failure to
-    /// remember is not the user's problem: the search or view goes on regardless.
+    /// Remembers the search conditions (read from the state, where the reducer
+    /// has merged them) and the view, when the front says so. A failure to
+    /// remember is not the user's problem: the front goes on regardless.
     public static func remember(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
         let settings = environment.settingsRepository
         return Middleware { state, action in
             switch action {
-            case .archive(.requestWithInputText), .archive(.requestWithSelectedCategory),
-                .archive(.requestWithNoConditions), .archive(.requestWithConditions):
+            case .settings(.rememberSearch):
                 let keyword = state.archiveState.inputText
                 let category = state.archiveState.selectedCategory
                 return .run(.serial(ArchiveMiddleware.storageEffectID)) { _ in

@@ -15,6 +15,8 @@ public enum SettingsReducer {
             state.hasLoaded = true
         case .rememberView(let view):
             state.lastSearch?.view = view
+        case .rememberSearch:
+            break  // the conditions are the Archive screen's; the middleware stores them
         case .failure(let message):
             state.isLoading = false
             state.errorMessage = message

@@ -28,7 +28,7 @@ struct CLIActionLogTests {
         let objects = try lines(log)
         let actions = objects.filter { $0["kind"] as? String == "action" }.compactMap { $0["action"] as? String }
         #expect(actions == ["archive.addArchiveObjectWithID", "archive.addArchiveObjectSucceeded",
-                            "archive.requestWithConditions", "archive.success"])
+                            "archive.requestWithConditions", "settings.rememberSearch", "archive.success"])
         let effects = objects.filter { $0["kind"] as? String == "effect" }
         #expect(effects.contains { $0["effect"] as? String == "archive.search" && ($0["ms"] as? Double ?? -1) >= 0 })
         #expect(objects.allSatisfy { Set($0.keys).isSuperset(of: ["time", "kind", "action"]) })

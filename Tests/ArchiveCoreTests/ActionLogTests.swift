@@ -45,7 +45,6 @@ struct ActionLogTests {
         #expect(search["action"] as? String == "archive.requestWithInputText")
         #expect((search["ms"] as? Double).map { $0 >= 0 } == true)
         #expect(search["cancelled"] as? Bool == false)
-        #expect(effects.contains { $0["effect"] as? String == "archive.storage" }, "remembering the search is an effect too")
     }
 
     @Test func aReplacedSearchIsLoggedAsCancelled() async throws {

@@ -15,9 +15,12 @@ struct SettingsStoreTests {
         store = AppStore(environment: ArchiveEnvironment(database: database))
     }
 
-    @Test func eachSearchIsRememberedWithItsMergedConditions() async throws {
+    @Test func theSearchIsRememberedWithItsMergedConditionsWhenTheFrontSaysSo() async throws {
         store.dispatch(.archive(.requestWithInputText("チーズ")))
         store.dispatch(.archive(.requestWithSelectedCategory("洋食")))
+        await store.finishEffects()
+        #expect(try database.settings.lastSearch() == LastSearch(), "searching alone writes nothing")
+        store.dispatch(.settings(.rememberSearch))
         await store.finishEffects()
         #expect(try database.settings.lastSearch() == LastSearch(keyword: "チーズ", category: "洋食"))
         store.dispatch(.settings(.rememberView(.favorites)))

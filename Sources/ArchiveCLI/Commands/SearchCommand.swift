@@ -41,6 +41,7 @@ struct SearchCommand: ArchiveSubcommand {
             (keyword, category) = (lastSearch.keyword, lastSearch.category)
         }
         store.dispatch(.archive(.requestWithConditions(inputText: keyword, selectedCategory: category)))
+        store.dispatch(.settings(.rememberSearch))  // for `search --last` and the TUI's next start
         await store.finishEffects()
         let state = store.state.archiveState
         if state.isError {

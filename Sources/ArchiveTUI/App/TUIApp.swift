@@ -56,6 +56,13 @@ final class TUIApp {
             render()
         }
         store.dispatch(.stopWatchingExternalChanges)
+        // Where the user leaves off, for the next start: the last search's conditions
+        // (the view was remembered as it was switched). Reads in flight are dropped first,
+        // so that quitting never waits on a slow catalog.
+        store.cancelEffect(id: ArchiveMiddleware.searchEffectID)
+        store.cancelEffect(id: FavoritesMiddleware.pageEffectID)
+        store.dispatch(.settings(.rememberSearch))
+        await store.finishEffects()
     }
 
     // MARK: - Events
