@@ -48,6 +48,8 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     static let columns = Column.allCases.map(\.name).joined(separator: ", ")
     /// The favorites search index (migration 0003).
     static let searchTable = "archive_objects_search"
+    /// The size of a bulk insert after which the index is merged into one segment.
+    static let optimizeAfter = 10_000
     /// Indexes a favorite: its ID and texts as parameters 1...6 (as ``insertSQL``'s).
     /// A single-row `VALUES` insert, never `INSERT … SELECT` nor a trigger: those open a
     /// statement savepoint, at which this SQLite's FTS5 writes its pending index out,
@@ -193,6 +195,12 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
                 try store(object, in: db)
                 count += 1
                 if count % 10_000 == 0 { progress(count) }
+            }
+            if hasSearchIndex, count >= Self.optimizeAfter {
+                // A large import leaves the index in many segments, which FTS5 would merge
+                // later, inside some single store or remove (seconds, at a million favorites):
+                // merged here instead, once, in the import's own transaction.
+                try db.execute("INSERT INTO \(Self.searchTable) (\(Self.searchTable)) VALUES ('optimize')")
             }
             progress(count)
             return count
