@@ -1,5 +1,6 @@
 public import Redux
 public import Foundation
+import ArchiveStorage
 import Synchronization
 
 /// The logging middleware of the ReSwift samples, for `--log-actions`: one JSON
@@ -42,13 +43,13 @@ public enum ActionLogMiddleware {
         return Middleware { state, action in
             let (name, payload) = ActionSummary.describe(action)
             let before = previous.swap(state)
-            write(ActionLine(time: timestamp(now()), action: name, payload: payload, changed: changedSlices(before, state)), to: sink)
+            write(ActionLine(time: now().iso8601Milliseconds, action: name, payload: payload, changed: changedSlices(before, state)), to: sink)
             return .merge(middlewares.map { middleware in
                 middleware(state, action).observed { report in
                     let milliseconds = Double(report.duration.components.seconds) * 1_000
                         + Double(report.duration.components.attoseconds) / 1e15
                     write(EffectLine(
-                        time: timestamp(now()), action: name, effect: report.id?.name,
+                        time: now().iso8601Milliseconds, action: name, effect: report.id?.name,
                         ms: (milliseconds * 1_000).rounded() / 1_000, cancelled: report.wasCancelled), to: sink)
                 }
             })
@@ -72,9 +73,6 @@ public enum ActionLogMiddleware {
         sink.write(line: String(decoding: data, as: UTF8.self))
     }
 
-    private static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
 
     /// The state after the previous action: what this action's reducer started from.
     private final class Previous: Sendable {

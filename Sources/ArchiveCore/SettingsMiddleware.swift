@@ -32,7 +32,8 @@ public enum SettingsMiddleware {
             return .run(.serial(ArchiveMiddleware.storageEffectID)) { send in
                 do {
                     try change?()
-                    await send(.settings(.loaded(try settings.entries(), lastSearch: try settings.lastSearch())))
+                    let entries = try settings.entries()
+                    await send(.settings(.loaded(entries, lastSearch: LastSearch(entries: entries))))
                 } catch {
                     await send(.settings(.failure(message: "\(error)")))
                 }

@@ -1,4 +1,5 @@
 public import ArchiveCore
+import ArchiveTransfer
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -30,10 +31,9 @@ public final class ActionLogFile: ActionLogSink {
         self.path = path
         self.onFailure = onFailure
         guard !path.isEmpty else { throw .cannotOpen(path: path, reason: "an empty path is not a file") }
-        let protected = [databasePath, databasePath + "-wal", databasePath + "-shm", databasePath + "-journal"]
-        if protected.map(Self.canonical).contains(Self.canonical(path)) {
-            throw .isTheDatabase(path: path, database: databasePath)
-        }
+        // The export's own guard: by path, symbolic link or hard link, existing or not.
+        let database = ProtectedFiles(databasePath: databasePath)
+        if database.contains(path: path) { throw .isTheDatabase(path: path, database: databasePath) }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             let code = errno
@@ -51,13 +51,10 @@ public final class ActionLogFile: ActionLogSink {
             close(descriptor)
             throw .cannotOpen(path: path, reason: "it is not a file, a FIFO or a device")
         }
-        // A hard link (or another name) for the database is the database too.
-        for file in protected {
-            var other = stat()
-            if stat(file, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino {
-                close(descriptor)
-                throw .isTheDatabase(path: path, database: databasePath)
-            }
+        // What was opened, in case the path changed between the check and the open.
+        if database.contains(descriptor: descriptor) {
+            close(descriptor)
+            throw .isTheDatabase(path: path, database: databasePath)
         }
         // Opened without waiting for a FIFO's reader; from now on, writes wait like any pipe's.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
@@ -117,18 +114,5 @@ public final class ActionLogFile: ActionLogSink {
             offset += written
         }
         return nil
-    }
-
-    /// `path` with its directory's symbolic links resolved (and its own, when it exists).
-    private static func canonical(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        if let resolved = realpath(absolute, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        let directory = (absolute as NSString).deletingLastPathComponent
-        guard let resolved = realpath(directory, nil) else { return absolute }
-        defer { free(resolved) }
-        return String(cString: resolved) + "/" + (absolute as NSString).lastPathComponent
     }
 }

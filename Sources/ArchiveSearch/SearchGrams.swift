@@ -18,6 +18,8 @@ public enum SearchGrams {
 
     /// The longest gram: three scalars of four bytes.
     static let maximumGramLength = 12
+    /// The most 3-scalar windows of a keyword the index is asked for.
+    public static let maximumWindows = 16
 
     /// Calls `body` with every gram of the text whose UTF-8 bytes are `utf8`,
     /// in order (a gram may repeat). `body` returns `false` to stop.
@@ -129,9 +131,14 @@ public enum SearchGrams {
         if scalars.count <= 2 {
             return quoted(scalars[...]) + " *"
         }
+        // At most `maximumWindows`, spread from the first to the last: any subset still
+        // finds a superset (every candidate is checked), and a keyword of a megabyte
+        // must not become a query of a million terms.
+        let starts = scalars.count - 2
+        let step = max(1, (starts + maximumWindows - 1) / maximumWindows)
         var windows: [String] = []
         var seen = Set<String>()
-        for start in 0...(scalars.count - 3) {
+        for start in Array(stride(from: 0, to: starts, by: step)) + [starts - 1] {
             let window = quoted(scalars[start..<(start + 3)])
             if seen.insert(window).inserted { windows.append(window) }
         }

@@ -32,20 +32,15 @@ public struct ArchiveDatabase: Sendable {
     ///
     /// A database created by this call records its ``ArchiveSetting/installDate``.
     public init(path: String, configuration: Configuration = Configuration()) throws {
-        let isInMemory = path == Database.inMemoryPath
-        if !isInMemory { try Self.checkDatabasePath(path) }
-        var isNew = isInMemory
-        if !isInMemory {
-            var info = stat()
-            isNew = stat(path, &info) != 0 || info.st_size == 0
-        }
+        if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
         var createdAt: Date?
         try self.init(queue: DatabaseQueue(
             path: path, configuration: configuration, migrator: ArchiveMigrations.migrator(),
             prepare: { database in
                 try database.register(FavoritesSearchIndex.tokenizer)
-                // Decided before the migrations create the schema: a file that had none is new.
-                if isNew, try !database.tableExists("schema_migrations") { createdAt = Date() }
+                // Decided before the migrations create the schema: a file without one is new
+                // (another application's database is refused by the validation that follows).
+                if try !database.tableExists("schema_migrations") { createdAt = Date() }
             }))
         if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
     }

@@ -32,9 +32,7 @@ public struct KeyValueSettingsRepository: SettingsRepository {
 
     public func lastSearch() throws -> LastSearch {
         try store.queue.snapshot { _ in
-            LastSearch(
-                keyword: try text(of: .lastSearchKeyword), category: try text(of: .lastSearchCategory),
-                view: ArchiveView(rawValue: try text(of: .lastView)) ?? .archive)
+            LastSearch(entries: try [ArchiveSetting.lastSearchKeyword, .lastSearchCategory, .lastView].map(entry))
         }
     }
 
@@ -59,24 +57,12 @@ public struct KeyValueSettingsRepository: SettingsRepository {
 
     // MARK: - Typed access
 
-    private func text(of setting: ArchiveSetting) throws -> String {
-        if case .string(let text) = try entry(setting).value { return text }
-        return ""
-    }
-
     private func storedValue(of setting: ArchiveSetting) throws -> SettingValue? {
         switch setting.type {
-        case .bool: try read(Bool.self, setting).map(SettingValue.bool)
-        case .int: try read(Int.self, setting).map(SettingValue.int)
-        case .date: try read(Date.self, setting).map(SettingValue.date)
-        default: try read(String.self, setting).map(SettingValue.string)
-        }
-    }
-
-    private func read<Value: KeyValueStorable>(_ type: Value.Type, _ setting: ArchiveSetting) throws -> Value? {
-        try store.queue.snapshot { _ in
-            guard let stored = try store.storedValue(named: setting.name, as: type) else { return nil }
-            return stored
+        case .bool: try store.storedValue(named: setting.name, as: Bool.self).map(SettingValue.bool)
+        case .int: try store.storedValue(named: setting.name, as: Int.self).map(SettingValue.int)
+        case .date: try store.storedValue(named: setting.name, as: Date.self).map(SettingValue.date)
+        default: try store.storedValue(named: setting.name, as: String.self).map(SettingValue.string)
         }
     }
 

@@ -8,6 +8,19 @@ public struct LastSearch: Sendable, Hashable, Codable {
     /// The view that was open.
     public var view: ArchiveView
 
+    /// The last search the `lastSearch*` and `lastView` settings among `entries` hold
+    /// (their defaults where missing).
+    public init(entries: [SettingEntry]) {
+        func text(_ setting: ArchiveSetting) -> String {
+            let value = entries.first { $0.setting == setting }?.value ?? setting.defaultValue
+            if case .string(let text) = value { return text }
+            return ""
+        }
+        self.init(
+            keyword: text(.lastSearchKeyword), category: text(.lastSearchCategory),
+            view: ArchiveView(rawValue: text(.lastView)) ?? .archive)
+    }
+
     /// A last search from its parts.
     public init(keyword: String = "", category: String = "", view: ArchiveView = .archive) {
         self.keyword = keyword

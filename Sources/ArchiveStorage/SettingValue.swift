@@ -20,7 +20,7 @@ public enum SettingValue: Sendable, Hashable, Encodable, CustomStringConvertible
         case .bool(let flag): String(flag)
         case .int(let number): String(number)
         case .string(let text): text
-        case .date(let date): Self.iso8601(date)
+        case .date(let date): date.iso8601Milliseconds
         }
     }
 
@@ -31,12 +31,7 @@ public enum SettingValue: Sendable, Hashable, Encodable, CustomStringConvertible
         case .bool(let flag): try container.encode(flag)
         case .int(let number): try container.encode(number)
         case .string(let text): try container.encode(text)
-        case .date(let date): try container.encode(Self.iso8601(date))
+        case .date(let date): try container.encode(date.iso8601Milliseconds)
         }
-    }
-
-    /// `date` in UTC with milliseconds.
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

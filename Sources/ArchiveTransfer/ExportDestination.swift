@@ -100,11 +100,12 @@ public enum ExportDestination: Sendable, Hashable {
 /// The files of a database that an output must never replace: the database, its
 /// `-wal`, `-shm` and `-journal`, by device and inode when they exist and by
 /// canonical path when they do not (yet).
-struct ProtectedFiles {
+package struct ProtectedFiles {
     private var identities: [(dev_t, ino_t)] = []
     private var canonicalPaths: Set<String> = []
 
-    init(databasePath: String) {
+    /// The files of the database at `databasePath`, as they are now.
+    package init(databasePath: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = databasePath + suffix
             var info = stat()
@@ -113,13 +114,15 @@ struct ProtectedFiles {
         }
     }
 
-    func contains(path: String) -> Bool {
+    /// Whether `path` names one of them (through any link), or would once created.
+    package func contains(path: String) -> Bool {
         var info = stat()
         if stat(path, &info) == 0, identities.contains(where: { $0 == info.st_dev && $1 == info.st_ino }) { return true }
         return canonicalPaths.contains(Self.canonical(path))
     }
 
-    func contains(descriptor: Int32) -> Bool {
+    /// Whether the open regular file `descriptor` is one of them.
+    package func contains(descriptor: Int32) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         return identities.contains { $0 == info.st_dev && $1 == info.st_ino }

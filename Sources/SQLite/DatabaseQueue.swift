@@ -11,7 +11,7 @@ import Foundation
 /// Opening a queue validates the file before anything is written to it, then
 /// switches it to WAL and runs the pending migrations (see ``Migrator``).
 public final class DatabaseQueue: @unchecked Sendable {
-    // @unchecked Sendable: `database` is a non-Sendable class, but it is only
+    // Why unchecked Sendable is safe: `database` is a non-Sendable class, but it is only
     // touched inside `lock`, and the closures given to `read`/`write` receive it
     // for the duration of the call only (the documented contract of this type:
     // never store the `Database` or its statements outside the closure).

@@ -54,12 +54,7 @@ struct ActionLogTests {
         let store = AppStore(
             environment: ArchiveEnvironment(database: database, api: ControllableArchiveAPI(gates: ["チーズ": slow])),
             actionLog: sink)
-        store.dispatch(.archive(.requestWithInputText("チーズ")))
-        await slow.waitForArrivals(1)
-        store.dispatch(.archive(.requestWithInputText("餃子")))
-        await store.waitUntil { !$0.archiveState.isLoading }
-        await slow.open()
-        await store.finishEffects()
+        await store.searchOvertakenByANewerOne(slow: slow)
         let searches = sink.objects.filter { $0["effect"] as? String == "archive.search" }
         #expect(searches.count == 2)
         #expect(searches.contains { $0["cancelled"] as? Bool == true && $0["action"] as? String == "archive.requestWithInputText" })

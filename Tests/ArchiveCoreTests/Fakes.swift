@@ -70,6 +70,20 @@ extension Store {
     }
 }
 
+extension Store where State == AppState, Action == AppAction {
+    /// Searches チーズ, whose answer waits on `slow` (a ``ControllableArchiveAPI`` gate),
+    /// then 餃子, which answers at once; then releases the older answer, too late,
+    /// and waits until every effect (the cancelled one too) has returned.
+    func searchOvertakenByANewerOne(slow: Gate) async {
+        dispatch(.archive(.requestWithInputText("チーズ")))
+        await slow.waitForArrivals(1)
+        dispatch(.archive(.requestWithInputText("餃子")))
+        await waitUntil { !$0.archiveState.isLoading }
+        await slow.open()
+        await finishEffects()
+    }
+}
+
 extension ArchiveState {
     /// `[id: isStored]` of the rows shown.
     var hearts: [Int: Bool] {

@@ -118,12 +118,7 @@ struct OfflineArchiveTests {
         let failures = Recorder<String>()
         failures.append("チーズ")
         let store = makeStore(api: ControllableArchiveAPI(gates: ["チーズ": slow], failures: failures))
-        store.dispatch(.archive(.requestWithInputText("チーズ")))
-        await slow.waitForArrivals(1)
-        store.dispatch(.archive(.requestWithInputText("餃子")))
-        await store.waitUntil { !$0.archiveState.isLoading }
-        await slow.open()
-        await store.finishEffects()
+        await store.searchOvertakenByANewerOne(slow: slow)
         #expect(store.state.archiveState.source == .catalog)
         #expect(store.state.archiveState.archiveCellViewObjects.map(\.id) == [28, 31])
     }

@@ -207,4 +207,16 @@ struct FavoritesSearchTests {
         #expect(SearchGrams.matchExpression(for: SearchKeyword("A\"bcb\"bc")) == "\"a\"\"b\" AND \"\"\"bc\" AND \"bcb\" AND \"cb\"\"\" AND \"b\"\"b\"")
         #expect(SearchGrams.matchExpression(for: SearchKeyword("")) == nil)
     }
+
+    /// A keyword of a megabyte (a pasted file, say) asks the index for a bounded
+    /// number of windows, and still finds exactly what the scan finds.
+    @Test func aHugeKeywordAsksForABoundedQuery() throws {
+        let huge = String(repeating: "寿司とチーズ", count: 200_000)
+        let expression = try #require(SearchGrams.matchExpression(for: SearchKeyword(huge)))
+        #expect(expression.components(separatedBy: " AND ").count <= SearchGrams.maximumWindows + 1)
+        let database = try ArchiveDatabase.inMemory()
+        try database.favorites.create(Fixtures.object(1, dishName: String(repeating: "寿司とチーズ", count: 3)))
+        #expect(try database.favorites.search(FavoritesQuery(keyword: "司とチーズ寿司"), after: nil, limit: 5).page.map(\.id) == [1])
+        #expect(try database.favorites.search(FavoritesQuery(keyword: huge), after: nil, limit: 5).page.isEmpty)
+    }
 }

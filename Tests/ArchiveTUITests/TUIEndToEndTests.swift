@@ -33,50 +33,96 @@ struct TUIEndToEndTests {
         try tmux("capture-pane", "-p", "-t", session)
     }
 
-    /// Polls the screen until `condition` holds, failing after `timeout` with the last screen.
-    @discardableResult
-    func waitForScreen(_ what: String, timeout: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        var last = ""
-        var pause = Duration.milliseconds(5)
-        while ContinuousClock.now < deadline {
-            last = try screen()
-            if condition(last) { return last }
-            // Back off (5 ms doubling to 200 ms): the TUI gets the CPU instead of tmux polls.
-            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
-            pause = min(pause * 2, .milliseconds(200))
+    /// The pane's output, streamed by `tmux pipe-pane` into a FIFO that the test
+    /// reads: the screen changes only when the program writes, so a wait blocks in
+    /// `poll(2)` on that FIFO until something arrives (no sleeping, no busy polling).
+    final class PaneOutput {
+        let descriptor: Int32
+        /// The FIFO's path.
+        let path: String
+
+        init(fifo: String) throws {
+            path = fifo
+            guard mkfifo(fifo, 0o600) == 0 else { throw TUITestError("cannot make the FIFO \(fifo)") }
+            // Read side first, without waiting for a writer: then `cat > fifo` never blocks.
+            descriptor = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { throw TUITestError("cannot open the FIFO \(fifo)") }
         }
-        throw TUITestError("timed out waiting for \(what); the screen was:\n\(last)")
+
+        deinit { close(descriptor) }
+
+        enum Event { case output, closed, timedOut }
+
+        /// Waits until output arrives (and drains it), the pane closes, or `deadline` passes.
+        func wait(until deadline: ContinuousClock.Instant) -> Event {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return .timedOut }
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, milliseconds) > 0 else { return .timedOut }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = read(self.descriptor, &buffer, buffer.count)
+            return count > 0 ? .output : .closed  // 0: the writer (the pane) is gone
+        }
     }
 
-    func sessionIsRunning() throws -> Bool {
-        try ChildProcess.run(tmux, ["-L", socket, "has-session", "-t", session]).status == 0
+    /// Starts `command` in a new tmux session, its output streamed to a new ``PaneOutput``.
+    func start(_ command: String) throws -> PaneOutput {
+        let output = try PaneOutput(fifo: directory.path("pane-\(UUID().uuidString.prefix(8))"))
+        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+        try tmux("pipe-pane", "-t", session, "cat >> '\(output.path)'")
+        return output
+    }
+
+    /// Checks the screen each time the pane writes, until `condition` holds; fails
+    /// after `timeout` with the last screen.
+    @discardableResult
+    func waitForScreen(_ what: String, on pane: PaneOutput, timeout: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let last = try screen()
+            if condition(last) { return last }
+            switch pane.wait(until: deadline) {
+            case .output: continue
+            case .closed: throw TUITestError("the program ended while waiting for \(what); the screen was:\n\(last)")
+            case .timedOut: throw TUITestError("timed out waiting for \(what); the screen was:\n\(last)")
+            }
+        }
+    }
+
+    /// Waits until the program has ended (the pane closed), at most `timeout`.
+    func waitForExit(of pane: PaneOutput, timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            switch pane.wait(until: deadline) {
+            case .output: continue
+            case .closed: return true
+            case .timedOut: return false
+            }
+        }
     }
 
     @Test func dismissOnboardingSearchHeartARowQuitAndTheFavoriteIsStored() throws {
         let database = directory.path("tui.sqlite3")
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { _ = try? tmux("kill-server") }
-        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                 "env -u ARCHIVE_API_URL TERM=xterm-256color '\(tui)' --database '\(database)'")
+        var pane = try start("env -u ARCHIVE_API_URL TERM=xterm-256color '\(tui)' --database '\(database)'")
 
-        try waitForScreen("the onboarding overlay") { $0.contains("Welcome to FavoriteArchive") }
+        try waitForScreen("the onboarding overlay", on: pane) { $0.contains("Welcome to FavoriteArchive") }
         try tmux("send-keys", "-t", session, "Enter")
-        try waitForScreen("the catalog behind the overlay") { !$0.contains("Welcome") && $0.contains("66 dishes") }
+        try waitForScreen("the catalog behind the overlay", on: pane) { !$0.contains("Welcome") && $0.contains("66 dishes") }
 
         try tmux("send-keys", "-t", session, "-l", "チーズ")
         try tmux("send-keys", "-t", session, "Enter")
-        try waitForScreen("the search results") { $0.contains("8 dishes") && $0.contains("チーズハンバーグ") }
+        try waitForScreen("the search results", on: pane) { $0.contains("8 dishes") && $0.contains("チーズハンバーグ") }
 
         try tmux("send-keys", "-t", session, "Down")
         try tmux("send-keys", "-t", session, "Space")
-        let hearted = try waitForScreen("the heart on チーズハンバーグ") { $0.contains("♥ チーズハンバーグ") }
+        let hearted = try waitForScreen("the heart on チーズハンバーグ", on: pane) { $0.contains("♥ チーズハンバーグ") }
         #expect(hearted.contains("8 dishes, 1 ♥"))
 
         try tmux("send-keys", "-t", session, "q")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try sessionIsRunning(), ContinuousClock.now < deadline {}
-        #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on q")
 
         let favorites = try ChildProcess.run(
             BuiltProduct.url(named: "archive").path, ["favorites", "--json", "--database", database])
@@ -87,15 +133,12 @@ struct TUIEndToEndTests {
 
         // The onboarding flag was persisted: a second launch shows no overlay, and
         // starts where the user left off (the last search, remembered).
-        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                 "env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
-        let second = try waitForScreen("the second launch") { $0.contains("8 dishes, 1 ♥ · “チーズ”") }
+        pane = try start("env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
+        let second = try waitForScreen("the second launch", on: pane) { $0.contains("8 dishes, 1 ♥ · “チーズ”") }
         #expect(!second.contains("Welcome"))
         #expect(second.contains("Search › チーズ"))
         try tmux("send-keys", "-t", session, "C-c")
-        let end = ContinuousClock.now + .seconds(10)
-        while try sessionIsRunning(), ContinuousClock.now < end {}
-        #expect(try !sessionIsRunning(), "archive-tui did not quit on ctrl-c")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
     }
 
     @Test func anotherProcessAddingAFavoriteShowsUpWithoutARestart() throws {
@@ -104,15 +147,13 @@ struct TUIEndToEndTests {
         #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { _ = try? tmux("kill-server") }
-        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", "'\(tui)' --database '\(database)'")
-        try waitForScreen("the catalog") { $0.contains("66 dishes, 0 ♥") }
+        let pane = try start("'\(tui)' --database '\(database)'")
+        try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes, 0 ♥") }
         #expect(try ChildProcess.run(archive, ["add", "1", "--database", database]).status == 0)
-        let updated = try waitForScreen("the heart added by another process", timeout: .seconds(5)) { $0.contains("66 dishes, 1 ♥") }
+        let updated = try waitForScreen("the heart added by another process", on: pane, timeout: .seconds(5)) { $0.contains("66 dishes, 1 ♥") }
         #expect(updated.contains("♥ 親子丼"))
         try tmux("send-keys", "-t", session, "C-c")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try sessionIsRunning(), ContinuousClock.now < deadline {}
-        #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on q")
     }
 
     /// Offline-first, the favorites filter, the remembered view and the action
@@ -126,31 +167,27 @@ struct TUIEndToEndTests {
         }
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { _ = try? tmux("kill-server") }
-        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                 "'\(tui)' --database '\(database)' --api-url http://127.0.0.1:1 --log-actions '\(log)'")
-        let offline = try waitForScreen("the offline banner") { $0.contains("offline — showing your favorites: cannot reach") }
+        var pane = try start("'\(tui)' --database '\(database)' --api-url http://127.0.0.1:1 --log-actions '\(log)'")
+        let offline = try waitForScreen("the offline banner", on: pane) { $0.contains("offline — showing your favorites: cannot reach") }
         #expect(offline.contains("♥ チーズハンバーグ") && offline.contains("♥ ざる蕎麦"))
 
         // The Favorites view, filtered by one kanji.
         try tmux("send-keys", "-t", session, "C-t")
-        try waitForScreen("the favorites") { $0.contains("3 favorites, newest first") }
+        try waitForScreen("the favorites", on: pane) { $0.contains("3 favorites, newest first") }
         try tmux("send-keys", "-t", session, "/")
         try tmux("send-keys", "-t", session, "-l", "蕎")
-        let filtered = try waitForScreen("the filtered favorites") { $0.contains("/蕎▏ — 1 matching") }
+        let filtered = try waitForScreen("the filtered favorites", on: pane) { $0.contains("/蕎▏ — 1 matching") }
         #expect(filtered.contains("ざる蕎麦") && !filtered.contains("チーズハンバーグ"))
         try tmux("send-keys", "-t", session, "Escape")
-        try waitForScreen("the filter cleared") { $0.contains("3 favorites, newest first") }
+        try waitForScreen("the filter cleared", on: pane) { $0.contains("3 favorites, newest first") }
         try tmux("send-keys", "-t", session, "q")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try sessionIsRunning(), ContinuousClock.now < deadline {}
-        #expect(try !sessionIsRunning(), "archive-tui did not quit on q")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on q")
 
         // The next launch opens the Favorites view, where the user left.
-        try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", "'\(tui)' --database '\(database)'")
-        try waitForScreen("the remembered view") { $0.contains("3 favorites, newest first") }
+        pane = try start("'\(tui)' --database '\(database)'")
+        try waitForScreen("the remembered view", on: pane) { $0.contains("3 favorites, newest first") }
         try tmux("send-keys", "-t", session, "C-c")
-        let end = ContinuousClock.now + .seconds(10)
-        while try sessionIsRunning(), ContinuousClock.now < end {}
+        #expect(waitForExit(of: pane), "archive-tui did not quit")
 
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         let actions = lines.compactMap { line in

@@ -119,7 +119,7 @@ enum ArchiveScreen {
         if state.isLoading {
             x = buffer.write("\(spinner[view.spinnerFrame % spinner.count]) searching…", x: x, y: y, style: .bold)
         } else if state.hasLoaded, !state.isError, case .favorites(let reason, _) = state.source {
-            let banner = "offline — showing your favorites: \(TerminalText.visible(reason)) (r: retry)"
+            let banner = "offline — showing your favorites: \(reason) (r: retry)"  // the buffer makes it terminal-safe
             x = buffer.write(DisplayWidth.truncate(banner, to: buffer.width - 2), x: x, y: y, style: .error)
         } else if state.hasLoaded, !state.isError {
             let stored = state.archiveCellViewObjects.filter(\.isStored).count
@@ -184,7 +184,7 @@ enum ArchiveScreen {
         let isFiltered = view.isEditingFavoritesFilter || !view.favoritesFilter.isEmpty || !state.query.isEmpty
         let total = state.totalCount.map(grouped) ?? "many"
         var status = isFiltered
-            ? "/\(TerminalText.visible(view.favoritesFilter))\(view.isEditingFavoritesFilter ? "▏" : "") — \(total) matching, newest first"
+            ? "/\(view.favoritesFilter)\(view.isEditingFavoritesFilter ? "▏" : "") — \(total) matching, newest first"
             : "\(total) favorites, newest first"
         if state.favorites.count < state.totalCount ?? Int.max { status += " (\(grouped(state.favorites.count)) loaded)" }
         if state.isLoading { status = "\(spinner[view.spinnerFrame % spinner.count]) loading… " + status }
@@ -195,7 +195,7 @@ enum ArchiveScreen {
         }
         if state.favorites.isEmpty {
             if state.hasLoaded, !state.query.isEmpty {
-                drawMessage(&buffer, lines: ["No favorites match “\(TerminalText.visible(state.query.keyword.text))”.", "Esc clears the filter."], top: 2, bottom: layout.helpRow, style: .dim)
+                drawMessage(&buffer, lines: ["No favorites match “\(state.query.keyword.text)”.", "Esc clears the filter."], top: 2, bottom: layout.helpRow, style: .dim)
             } else if state.hasLoaded {
                 drawMessage(&buffer, lines: ["No favorites yet.", "Heart a dish in the Archive view (^T)."], top: 2, bottom: layout.helpRow, style: .dim)
             }

@@ -1,5 +1,4 @@
 public import Foundation
-import ArchiveStorage
 
 extension Date {
     /// The date as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds), as exports and JSON output write it.

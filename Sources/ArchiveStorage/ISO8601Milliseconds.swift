@@ -1,13 +1,12 @@
-import ArchiveStorage
 
 /// Fast, allocation-free ISO 8601 dates with milliseconds, as the export format writes them:
 /// `2026-11-22T04:19:57.123Z`. Parsing also accepts no or other fraction digits and `±HH:MM` offsets.
-enum ISO8601Milliseconds {
+package enum ISO8601Milliseconds {
     /// Formats Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ`, appending the bytes to `output`.
     ///
     /// Exact for ``StoredArchiveObject/storedAtRange`` (years 0001 to 9999), the only
     /// values a stored favorite can hold; others are clamped to that range, never trapped on.
-    static func append(_ milliseconds: Int64, to output: inout [UInt8]) {
+    package static func append(_ milliseconds: Int64, to output: inout [UInt8]) {
         let range = StoredArchiveObject.storedAtRange
         let milliseconds = min(max(milliseconds, range.lowerBound), range.upperBound)
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
@@ -38,7 +37,7 @@ enum ISO8601Milliseconds {
     }
 
     /// Parses an ISO 8601 date-time into Unix milliseconds; `nil` when `bytes` is not one.
-    static func parse(_ bytes: ArraySlice<UInt8>) -> Int64? {
+    package static func parse(_ bytes: ArraySlice<UInt8>) -> Int64? {
         var cursor = bytes.startIndex
         func number(_ digits: Int) -> Int64? {
             guard bytes.endIndex - cursor >= digits else { return nil }
@@ -111,7 +110,7 @@ enum ISO8601Milliseconds {
         }
     }
 
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -120,7 +119,7 @@ enum ISO8601Milliseconds {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
