@@ -77,14 +77,13 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         if let choices { return "one of \(choices.joined(separator: ", "))" }
         return switch type {
         case .bool: "a bool: true or false"
-        case .int: "an int: a whole number"
         case .string: "a string of at most \(Self.maximumTextLength) characters, without control characters"
-        case .date: "a date: ISO 8601, such as 2026-11-22T14:41:51Z"
-        default: "a \(type.rawValue)"
+        default: "a \(type.rawValue), which only the archive writes"
         }
     }
 
-    /// Reads `text` as this setting's type, refusing what does not fit.
+    /// Reads `text` as this setting's type, refusing what does not fit. Only bool
+    /// and string settings can be set (the one date, ``installDate``, is read-only).
     public func parse(_ text: String) throws(SettingsError) -> SettingValue {
         let invalid = SettingsError.invalidValue(key: name, value: text, expected: expected)
         switch type {
@@ -94,18 +93,12 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
             case "false": return .bool(false)
             default: throw invalid
             }
-        case .int:
-            guard let number = Int(text) else { throw invalid }
-            return .int(number)
         case .string:
             guard text.count <= Self.maximumTextLength,
                 !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else { throw invalid }
             if let choices, !choices.contains(text) { throw invalid }
             return .string(text)
-        case .date:
-            guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains(".")).parse(text) else { throw invalid }
-            return .date(date)
         default:
             throw invalid
         }

@@ -60,7 +60,6 @@ public struct KeyValueSettingsRepository: SettingsRepository {
     private func storedValue(of setting: ArchiveSetting) throws -> SettingValue? {
         switch setting.type {
         case .bool: try store.storedValue(named: setting.name, as: Bool.self).map(SettingValue.bool)
-        case .int: try store.storedValue(named: setting.name, as: Int.self).map(SettingValue.int)
         case .date: try store.storedValue(named: setting.name, as: Date.self).map(SettingValue.date)
         default: try store.storedValue(named: setting.name, as: String.self).map(SettingValue.string)
         }
@@ -69,7 +68,6 @@ public struct KeyValueSettingsRepository: SettingsRepository {
     private func write(_ value: SettingValue, for setting: ArchiveSetting) throws {
         switch value {
         case .bool(let flag): try store.set(flag, for: KeyValueStore.Key<Bool>(setting.name, default: false))
-        case .int(let number): try store.set(number, for: KeyValueStore.Key<Int>(setting.name, default: 0))
         case .string(let text): try store.set(text, for: KeyValueStore.Key<String>(setting.name, default: ""))
         case .date(let date): try store.set(date, for: KeyValueStore.Key<Date>(setting.name, default: date))
         }

@@ -2,13 +2,11 @@ public import Foundation
 
 /// The value of an archive setting, typed as the setting declares it.
 ///
-/// Encodes as a JSON primitive: `true`, `42`, `"text"`, or a date as
+/// Encodes as a JSON primitive: `true`, `"text"`, or a date as
 /// `"2026-11-22T14:41:51.000Z"`.
 public enum SettingValue: Sendable, Hashable, Encodable, CustomStringConvertible {
     /// A flag.
     case bool(Bool)
-    /// A whole number.
-    case int(Int)
     /// A text.
     case string(String)
     /// A moment.
@@ -18,7 +16,6 @@ public enum SettingValue: Sendable, Hashable, Encodable, CustomStringConvertible
     public var description: String {
         switch self {
         case .bool(let flag): String(flag)
-        case .int(let number): String(number)
         case .string(let text): text
         case .date(let date): date.iso8601Milliseconds
         }
@@ -29,7 +26,6 @@ public enum SettingValue: Sendable, Hashable, Encodable, CustomStringConvertible
         var container = encoder.singleValueContainer()
         switch self {
         case .bool(let flag): try container.encode(flag)
-        case .int(let number): try container.encode(number)
         case .string(let text): try container.encode(text)
         case .date(let date): try container.encode(date.iso8601Milliseconds)
         }
