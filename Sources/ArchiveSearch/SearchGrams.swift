@@ -122,18 +122,30 @@ public enum SearchGrams {
     /// or `nil` when the index cannot answer it: an empty keyword (everything
     /// matches) or one holding U+0000 (FTS5 reads its query as a C string).
     ///
-    /// The quoted strings are handed to the tokenizer in query mode, which takes
-    /// each one whole as one gram (see ``SearchGrams``).
+    /// All of ``indexTerms(for:)``, joined with `AND`.
     public static func matchExpression(for keyword: SearchKeyword) -> String? {
+        indexTerms(for: keyword)?.joined(separator: " AND ")
+    }
+
+    /// The FTS5 terms whose intersection finds (a superset of) the texts
+    /// containing `keyword`, or `nil` when the index cannot answer it: an empty
+    /// keyword (everything matches) or one holding U+0000 (FTS5 reads its query
+    /// as a C string).
+    ///
+    /// A 1- or 2-scalar keyword is one prefix term (`"寿司" *`); a longer one is
+    /// its 3-scalar windows (`"チーズ"`), each once, at most ``maximumWindows``.
+    /// Any non-empty subset of the windows still finds a superset, so a caller
+    /// may intersect only some of them. The quoted strings are handed to the
+    /// tokenizer in query mode, which takes each one whole as one gram.
+    public static func indexTerms(for keyword: SearchKeyword) -> [String]? {
         let needle = keyword.needle
         guard !needle.isEmpty, !needle.contains(0) else { return nil }
         let scalars = Array(String(decoding: needle, as: UTF8.self).unicodeScalars)
         if scalars.count <= 2 {
-            return quoted(scalars[...]) + " *"
+            return [quoted(scalars[...]) + " *"]
         }
-        // At most `maximumWindows`, spread from the first to the last: any subset still
-        // finds a superset (every candidate is checked), and a keyword of a megabyte
-        // must not become a query of a million terms.
+        // At most `maximumWindows`, spread from the first to the last: a keyword
+        // of a megabyte must not become a query of a million terms.
         let starts = scalars.count - 2
         let step = max(1, (starts + maximumWindows - 1) / maximumWindows)
         var windows: [String] = []
@@ -142,7 +154,7 @@ public enum SearchGrams {
             let window = quoted(scalars[start..<(start + 3)])
             if seen.insert(window).inserted { windows.append(window) }
         }
-        return windows.joined(separator: " AND ")
+        return windows
     }
 
     /// An FTS5 string literal: in double quotes, a double quote doubled.

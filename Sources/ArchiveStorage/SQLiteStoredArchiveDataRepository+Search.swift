@@ -31,10 +31,14 @@ extension SQLiteStoredArchiveDataRepository {
             return try snapshot { FavoritesSearchResult(page: try page(after: cursor, limit: limit), matchCount: try count()) }
         }
         return try queue.snapshot { db in
-            if hasSearchIndex, let expression = SearchGrams.matchExpression(for: query.keyword) {
+            if hasSearchIndex, let terms = SearchGrams.indexTerms(for: query.keyword) {
+                let plan = try SearchTermPlan(terms: terms, in: db)
                 var candidates: [Int] = []
-                try db.withStatement(Self.candidatesSQL, expression, Self.candidateLimit + 1) { statement in
-                    while try statement.step() { candidates.append(try statement.int(at: 0)) }
+                if !plan.terms.isEmpty {
+                    let expression = plan.terms.joined(separator: " AND ")
+                    try db.withStatement(Self.candidatesSQL, expression, Self.candidateLimit + 1) { statement in
+                        while try statement.step() { candidates.append(try statement.int(at: 0)) }
+                    }
                 }
                 if candidates.count <= Self.candidateLimit {
                     return try Self.search(candidates: candidates, query, after: cursor, limit: limit, in: db)
@@ -54,8 +58,8 @@ extension SQLiteStoredArchiveDataRepository {
         for id in candidates {
             try statement.bind(id, at: 1)
             defer { statement.reset() }
-            // A row the index still names but that is gone cannot happen inside the
-            // trigger-kept index; it is skipped rather than trusted all the same.
+            // A row the index still names but that is gone (removed by another
+            // program, which does not keep the index) is skipped, not trusted.
             guard try statement.step(), try rowMatches(statement, query) else { continue }
             total += 1
             let storedAt = try statement.int64(at: Column.storedAt.index)
