@@ -183,19 +183,22 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     @discardableResult
     public func create(_ object: StoredArchiveObject) throws -> Bool {
         try object.validate()
-        return try queue.write { db in try store(object, in: db) }
+        var deferred: DeferredIndexEntries?
+        return try queue.write { db in try store(object, in: db, deferring: &deferred) }
     }
 
     @discardableResult
     public func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int {
         try queue.write { db in
             var count = 0
+            var deferred: DeferredIndexEntries? = DeferredIndexEntries()
             while let object = try next() {
                 try object.validate(index: count)
-                try store(object, in: db)
+                try store(object, in: db, deferring: &deferred)
                 count += 1
                 if count % 10_000 == 0 { progress(count) }
             }
+            try indexDeferred(&deferred, in: db)
             if hasSearchIndex, count >= Self.optimizeAfter {
                 // A large import leaves the index in many segments, which FTS5 would merge
                 // later, inside some single store or remove (seconds, at a million favorites):
@@ -221,30 +224,48 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     /// Stores one favorite inside the caller's transaction, and keeps the search
-    /// index in step: a new favorite is indexed; a stored one whose texts change is
-    /// taken out of the index with its old texts, refreshed (keeping its `storedAt`),
+    /// index in step: a new favorite is indexed (or, in a bulk store, `deferred`
+    /// when it comes out of ID order); a stored one whose texts change is taken
+    /// out of the index with its old texts, refreshed (keeping its `storedAt`),
     /// and indexed again. Returns whether the ID was new.
     @discardableResult
-    private func store(_ object: StoredArchiveObject, in db: Database) throws -> Bool {
+    private func store(_ object: StoredArchiveObject, in db: Database, deferring deferred: inout DeferredIndexEntries?) throws -> Bool {
         // One statement for a new favorite (the common case), and one to index it.
         let insert = try db.cachedStatement(Self.insertSQL)
         defer { insert.reset() }
         try Self.bind(object, to: insert)
         try insert.run()
         if db.changes > 0 {
-            if hasSearchIndex { try Self.run(Self.indexInsertSQL, binding: object, in: db) }
+            if hasSearchIndex, deferred?.defers(object.id) != true {
+                try Self.run(Self.indexInsertSQL, binding: object, in: db)
+            }
             return true
         }
         let new = [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction]
         let old = try Self.indexedTexts(id: object.id, in: db)
         if old == new { return false }  // nothing to refresh
+        // The old texts must be in the index before they are taken out of it
+        // (this favorite may be one that waits, stored earlier in this import).
+        try indexDeferred(&deferred, in: db)
         if hasSearchIndex, let old { try Self.run(Self.indexDeleteSQL, id: object.id, texts: old, in: db) }
         let refresh = try db.cachedStatement(Self.refreshSQL)
         defer { refresh.reset() }
         try Self.bind(object, to: refresh, storedAt: false)
         try refresh.run()
-        if hasSearchIndex { try Self.run(Self.indexInsertSQL, binding: object, in: db) }
+        if hasSearchIndex {
+            try Self.run(Self.indexInsertSQL, binding: object, in: db)
+            deferred?.indexed(object.id)
+        }
         return false
+    }
+
+    /// Indexes the favorites a bulk store kept waiting, in ID order, from their stored texts.
+    private func indexDeferred(_ deferred: inout DeferredIndexEntries?, in db: Database) throws {
+        guard hasSearchIndex else { return }
+        try deferred?.flush { id in
+            guard let texts = try Self.indexedTexts(id: id, in: db) else { return }
+            try Self.run(Self.indexInsertSQL, id: id, texts: texts, in: db)
+        }
     }
 
     /// Runs one of the index statements with `object`'s ID and texts as parameters 1...6.

@@ -73,7 +73,9 @@ public struct FavoritesImporter: Sendable {
     @discardableResult
     public func run(into favorites: any StoredArchiveDataRepository, progress: (Progress) -> Void = { _ in }) throws -> Summary {
         try withSource(progress: progress) { source in
-            var duplicates = DuplicateIDCounter(expectedRecords: source.size / 64)
+            // A record with every field empty takes about 110 bytes ({"id":1,"photoUrl":"", … ,
+            // "storedAt":"…Z"}): a file holds at most about size / 110 of them.
+            var duplicates = DuplicateIDCounter(expectedRecords: source.size / Self.smallestRecordBytes)
             try validate(source, duplicates: &duplicates, progress: progress)
             let records = try withReader(source) { reader in
                 try favorites.create(from: {
@@ -87,6 +89,9 @@ public struct FavoritesImporter: Sendable {
             return Summary(records: records, imported: records - duplicates.repeats)
         }
     }
+
+    /// About the fewest bytes a record takes in an import file (every text empty).
+    static let smallestRecordBytes = 110
 
     // MARK: - Passes
 
