@@ -27,6 +27,7 @@ let package = Package(
             name: "BenchmarkPeers",
             dependencies: [
                 "CRawSQLitePeer",
+                "MergeWorkload",
                 .product(name: "ArchiveStorage", package: root),
                 .product(name: "ArchiveCore", package: root),
                 .product(name: "ArchiveAPI", package: root),
@@ -38,7 +39,13 @@ let package = Package(
         ),
         .executableTarget(name: "PrepareFixtures", dependencies: ["BenchmarkPeers"]),
         // Standalone merges, for whole-process peak memory (process.sh): the engine, and pure C.
-        .executableTarget(name: "MergeProcess", dependencies: ["BenchmarkPeers"]),
+        .target(name: "MergeWorkload"),
+        .executableTarget(
+            name: "MergeProcess",
+            dependencies: ["MergeWorkload", .product(name: "ArchiveStorage", package: root)]
+        ),
+        // Whole-process peak memory, measured from a parent small enough not to raise it.
+        .executableTarget(name: "PeakRSS"),
         .executableTarget(name: "RawCMergeProcess", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(
             name: "StorageBenchmarks",

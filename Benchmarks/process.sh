@@ -24,13 +24,16 @@ output=${1:?usage: process.sh [--smoke] OUTPUT.json}
 
 swift build -c release --product MergeProcess
 swift build -c release --product RawCMergeProcess
+swift build -c release --product PeakRSS
 archive="$(swift build -c release --show-bin-path)/archive"
 # A full run also measures the same `archive` with the Swift runtime and
 # Foundation linked statically (SwiftPM's --static-swift-stdlib, a build of its own).
 static_archive=""
 if ((!smoke)); then
   swift build -c release --product archive --static-swift-stdlib --scratch-path .build-static
-  static_archive="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/archive"
+  swift build -c release --product MergeProcess --static-swift-stdlib --scratch-path .build-static
+  static_bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)"
+  static_archive="$static_bin/archive"
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -116,21 +119,29 @@ RUNS=$big_runs WARMUP=0 compare import \
   "rm -f $work/peer.sqlite3 $work/peer.sqlite3-wal $work/peer.sqlite3-shm; $archive import $work/empty.json --database $work/peer.sqlite3 > /dev/null 2>&1" \
   --
 
-# Peak memory (the largest resident set, over three runs) of whole processes.
-peak() { python3 peak_rss.py "$@"; }
+# Peak memory (the largest resident set, over three runs) of whole processes,
+# measured by PeakRSS (C: its own resident set, which Linux carries into the
+# child's peak, is about 1 MB; a Python parent's was 10-14 MB).
+bin=$(swift build -c release --show-bin-path)
+peak() { "$bin/PeakRSS" 3 "$@"; }
 rm -f "$work"/imported.sqlite3*
 import_rss=$(peak sh -c "rm -f $work/imported.sqlite3*; exec $archive import $export_file --database $work/imported.sqlite3 2> /dev/null")
-bin=$(swift build -c release --show-bin-path)
 merge_rss=$(peak "$bin/MergeProcess" "$fixture" "$count" 1000)
+merge_static_rss=0
+if [[ -n $static_archive ]]; then
+  merge_static_rss=$(peak "$static_bin/MergeProcess" "$fixture" "$count" 1000)
+fi
 rawc_fixture="$FAVORITE_ARCHIVE_BENCH_DIR/rawC-$schema-$largest.sqlite3"
 rawc_merge_rss=$(peak "$bin/RawCMergeProcess" "$rawc_fixture" "$count" 1000)
 echo "measured peak memory"
 
-python3 - "$output" "$count" "$import_rss" "$merge_rss" "$rawc_merge_rss" "${rows[@]}" <<'PY'
+python3 - "$output" "$count" "$import_rss" "$merge_rss" "$merge_static_rss" "$rawc_merge_rss" "${rows[@]}" <<'PY'
 import json, os, sys
-output, count, import_rss, merge_rss, rawc_merge_rss = sys.argv[1], int(sys.argv[2]), *map(int, sys.argv[3:6])
+output, count, import_rss, merge_rss, merge_static_rss, rawc_merge_rss = sys.argv[1], int(sys.argv[2]), *map(int, sys.argv[3:7])
 out = {"count": count, "peakKB": {"import": import_rss, "merge": merge_rss, "rawCMerge": rawc_merge_rss}}
-for path in sys.argv[6:]:
+if merge_static_rss:
+    out["peakKB"]["mergeStatic"] = merge_static_rss
+for path in sys.argv[7:]:
     results = json.load(open(path))["results"]
     out[os.path.basename(path)[:-5]] = {r["command"]: {"median": r["median"], "mean": r["mean"], "stddev": r["stddev"]} for r in results}
 json.dump(out, open(output, "w"), indent=1)

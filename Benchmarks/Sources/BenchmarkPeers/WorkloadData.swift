@@ -1,6 +1,7 @@
 import ArchiveStorage
 import CRawSQLitePeer
 import Foundation
+import MergeWorkload
 
 /// The favorites of a workload of size N, deterministic: IDs 2, 4, ..., 2N
 /// (so that any run of consecutive IDs is about half stored), about 200 bytes
@@ -66,21 +67,6 @@ public final class WorkloadData: @unchecked Sendable {
 
     /// 50 consecutive IDs starting at a deterministic point: about half of them stored.
     public static func mergeIDs(for count: Int, iteration: Int) -> [Int] {
-        var generator = SplitMix64(seed: UInt64(iteration) &+ 0x9E37_79B9)
-        let start = Int(generator.next() % UInt64(max(1, 2 * count - 50))) + 1
-        return Array(start..<(start + 50))
-    }
-}
-
-/// A tiny seeded generator, so that every peer asks the same IDs.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        MergeWorkload.ids(for: count, iteration: iteration)
     }
 }
