@@ -16,7 +16,7 @@ public enum FavoritesReducer {
             // A page of another query than the one now asked (the user typed on) is
             // dropped: its search was cancelled, and this answer raced the cancellation.
             guard query == state.query else { return }
-            state.favorites = appending ? state.favorites + page.objects : page.objects
+            state.favorites = appending ? state.favorites + page : Array(page)
             state.nextCursor = page.nextCursor
             state.totalCount = totalCount
             state.isLoading = false

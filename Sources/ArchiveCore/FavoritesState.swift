@@ -5,8 +5,9 @@ public import ArchiveStorage
 public struct FavoritesState: Sendable, Equatable {
     /// What the view lists: every favorite (the empty query) or a search's matches.
     public var query = FavoritesQuery()
-    /// The favorites loaded so far, newest first.
-    public var favorites: [StoredArchiveObject] = []
+    /// The favorites loaded so far, newest first: the pages' rows, which keep
+    /// the bytes SQLite returned and decode a text only where a front reads it.
+    public var favorites: [StoredArchiveRow] = []
     /// Where the next page starts, `nil` once the last page is loaded.
     public var nextCursor: StoredArchivePageCursor?
     /// How many favorites the query matches in all (as of the last page load);

@@ -76,7 +76,7 @@ struct RenderingSnapshotTests {
         view.favoritesFilter = "寿司\u{1B}[2J"
         var state = Fixtures.favorites(3, total: nil)
         AppReducer.reduce(&state, .favorites(.search(FavoritesQuery(keyword: view.favoritesFilter), after: nil, limit: 200)))
-        let page = StoredArchivePage(objects: Array(state.favoritesState.favorites.prefix(2)), nextCursor: nil)
+        let page = StoredArchivePage(objects: state.favoritesState.favorites.prefix(2).map(\.object), nextCursor: nil)
         AppReducer.reduce(&state, .favorites(.pageLoaded(page, query: FavoritesQuery(keyword: view.favoritesFilter), appending: false, totalCount: 2)))
         try Snapshot.assert(render(state, view, (80, 12)), named: "favorites-filtered-80x12")
 

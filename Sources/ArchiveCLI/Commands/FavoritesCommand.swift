@@ -78,10 +78,12 @@ struct FavoritesCommand: ArchiveSubcommand {
     /// counts what the listing matches (every favorite without --search/--category);
     /// it is null when a keyword matches too many to count without reading them all.
     static func json(_ state: FavoritesState) -> String {
-        var text = "{\n  \"favorites\" : ["
+        var bytes = Array("{\n  \"favorites\" : [".utf8)
         for (index, favorite) in state.favorites.enumerated() {
-            text += (index == 0 ? "\n    " : ",\n    ") + FavoriteRecordEncoder.encode(favorite)
+            bytes += (index == 0 ? "\n    " : ",\n    ").utf8
+            FavoriteRecordEncoder.append(favorite, to: &bytes)
         }
+        var text = String(decoding: bytes, as: UTF8.self)
         text += state.favorites.isEmpty ? "],\n" : "\n  ],\n"
         // A cursor's text is digits, '-' and ':' only: safe inside quotes.
         text += "  \"nextCursor\" : \(state.nextCursor.map { "\"\($0)\"" } ?? "null"),\n"
