@@ -60,7 +60,7 @@ extension SQLiteStoredArchiveDataRepository {
             defer { statement.reset() }
             // A row the index still names but that is gone (removed by another
             // program, which does not keep the index) is skipped, not trusted.
-            guard try statement.step(), try rowMatches(statement, query) else { continue }
+            guard try statement.step(), rowMatches(statement, query) else { continue }
             total += 1
             let storedAt = try statement.int64(at: Column.storedAt.index)
             if let cursor, (storedAt, id) >= (cursor.storedAtMilliseconds, cursor.id) { continue }
@@ -93,7 +93,7 @@ extension SQLiteStoredArchiveDataRepository {
         var builder = StoredArchivePage.Builder(capacity: limit + 1)
         var kept = 0
         while kept <= limit, try statement.step() {
-            guard try rowMatches(statement, query) else { continue }
+            guard rowMatches(statement, query) else { continue }
             try appendRow(from: statement, to: &builder)
             kept += 1
         }
@@ -107,14 +107,14 @@ extension SQLiteStoredArchiveDataRepository {
     }
 
     /// Whether the current row of a ``columns`` query matches `query`, read from its bytes.
-    private static func rowMatches(_ row: Statement, _ query: FavoritesQuery) throws -> Bool {
+    private static func rowMatches(_ row: Statement, _ query: FavoritesQuery) -> Bool {
         if !query.category.isEmpty {
-            let sameCategory = try row.withText(at: Column.category.index) { $0.elementsEqual(query.category.utf8) }
+            let sameCategory = row.withConvertedText(at: Column.category.index) { $0.elementsEqual(query.category.utf8) }
             guard sameCategory else { return false }
         }
         guard !query.keyword.isEmpty else { return true }
         for column in textColumns {
-            if try row.withText(at: column, { query.keyword.matches(utf8: UnsafeRawBufferPointer($0)) }) { return true }
+            if row.withConvertedText(at: column, { query.keyword.matches(utf8: UnsafeRawBufferPointer($0)) }) { return true }
         }
         return false
     }

@@ -159,16 +159,18 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         // One row more than asked: a next cursor is given only when a next row exists,
         // so an exactly full last page does not lead to an empty one.
         return try queue.read { db in
-            var builder = StoredArchivePage.Builder(capacity: limit + 1)
-            func collect(_ statement: Statement) throws {
-                while try statement.step() {
-                    try Self.appendRow(from: statement, to: &builder)
-                }
-            }
+            // The rows are read in this closure's own loop: a builder captured by a
+            // nested function costs an exclusivity check at every row it appends.
+            let statement = try db.cachedStatement(cursor == nil ? Self.firstPageSQL : Self.nextPageSQL)
+            defer { statement.reset() }
             if let cursor {
-                try db.withStatement(Self.nextPageSQL, cursor.storedAtMilliseconds, cursor.id, limit + 1, body: collect)
+                try statement.bind(cursor.storedAtMilliseconds, cursor.id, limit + 1)
             } else {
-                try db.withStatement(Self.firstPageSQL, limit + 1, body: collect)
+                try statement.bind(limit + 1)
+            }
+            var builder = StoredArchivePage.Builder(capacity: limit + 1)
+            while try statement.step() {
+                try Self.appendRow(from: statement, to: &builder)
             }
             return builder.page(limit: limit)
         }
@@ -289,7 +291,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     private static func indexedTexts(id: Int, in db: Database) throws -> [String]? {
         try db.fetchOne(
             "SELECT photo_url, category, dish_name, shop_name, introduction FROM archive_objects WHERE id = ?", id
-        ) { row in try (0..<5).map { try row.string(at: Int32($0)) } }
+        ) { row in (0..<5).map { text(row, at: Int32($0)) } }
     }
 
     // MARK: - Rows
@@ -319,9 +321,10 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             throw ArchiveStorageError.storedAtOutOfRange(id: id, milliseconds: storedAt)
         }
         builder.beginRow(id: id, storedAtMilliseconds: storedAt)
-        // In StoredArchiveRow.Field's order, which is the table's.
+        // In StoredArchiveRow.Field's order, which is the table's. A number another
+        // program stored in a text column reads as its text (the table is not STRICT).
         for column in textColumns {
-            try row.withText(at: column) { builder.appendText($0) }
+            row.withConvertedText(at: column) { builder.appendText($0) }
         }
         builder.endRow()
     }
@@ -333,11 +336,18 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         }
         return StoredArchiveObject(
             id: try row.int(at: Column.id.index),
-            photoUrl: try row.string(at: Column.photoUrl.index),
-            category: try row.string(at: Column.category.index),
-            dishName: try row.string(at: Column.dishName.index),
-            shopName: try row.string(at: Column.shopName.index),
-            introduction: try row.string(at: Column.introduction.index),
+            photoUrl: text(row, at: Column.photoUrl.index),
+            category: text(row, at: Column.category.index),
+            dishName: text(row, at: Column.dishName.index),
+            shopName: text(row, at: Column.shopName.index),
+            introduction: text(row, at: Column.introduction.index),
             storedAt: Date(millisecondsSince1970: storedAt))
+    }
+
+    /// A text column of the current row as a `String`: invalid UTF-8 repaired with
+    /// U+FFFD, and a number another program stored there read as its text (the table
+    /// is not STRICT), as a page reads it.
+    private static func text(_ row: Statement, at column: Int32) -> String {
+        row.withConvertedText(at: column) { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -133,6 +133,19 @@ public final class Statement {
         return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
+    /// Calls `body` with the column `index` of the current row as text bytes, the
+    /// way SQLite converts it (a number becomes its decimal text, a BLOB its bytes,
+    /// NULL no bytes), valid only during the call. For the TEXT columns of a table
+    /// that is not `STRICT`, in hot loops: another program may have stored a number
+    /// there, which reads as its text instead of failing the whole read, and no
+    /// type is asked for per column.
+    @inlinable
+    public func withConvertedText<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        // The pointer first, then its length (SQLite's documented order).
+        guard let bytes = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
+    }
+
     /// The storage class of the 0-based column `index` of the current row.
     public func storageClass(at index: Int32) -> StorageClass {
         StorageClass(sqliteType: sqlite3_column_type(handle, index))

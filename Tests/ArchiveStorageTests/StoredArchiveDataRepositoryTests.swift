@@ -184,6 +184,22 @@ struct StoredArchiveDataRepositoryTests {
         #expect(row.object.shopName == (try favorites.object(id: 5))?.shopName)
     }
 
+    /// The table is not STRICT: another program can store a number in a text column.
+    /// It reads as its text everywhere (page, object, search, export's rows), and the
+    /// favorite can still be removed.
+    @Test func aNumberWrittenIntoATextColumnByAnotherProgramReadsAsItsText() throws {
+        try favorites.create(contentsOf: [Fixtures.object(5), Fixtures.object(6)])
+        try favorites.queue.write { db in
+            try db.execute("UPDATE archive_objects SET shop_name = 12345, category = 7.5 WHERE id = 5")
+        }
+        let row = try #require(try favorites.page(after: nil, limit: 10).first { $0.id == 5 })
+        #expect(row.shopName == "12345" && row.category == "7.5")
+        #expect(try favorites.object(id: 5)?.shopName == "12345")
+        #expect(try favorites.search(FavoritesQuery(keyword: "", category: "7.5"), after: nil, limit: 10).page.map(\.id) == [5])
+        #expect(try favorites.delete(id: 5))
+        #expect(try favorites.page(after: nil, limit: 10).map(\.id) == [6])
+    }
+
     @Test func aShortPageHasNoNextCursor() throws {
         try favorites.create(contentsOf: (1...3).map { Fixtures.object($0) })
         let page = try favorites.page(after: nil, limit: 10)
