@@ -247,70 +247,68 @@ def main():
     w("""
 ## Notes on the misses
 
-- **favorites search, import with the index** (new this round): the index costs 0.2–0.4× of the
-  import rate without it, against a target of 0.6×. `perf record` on `archive import` of 100,000
-  favorites: SQLite's FTS5 is about half of the samples (its in-memory hash of grams, then writing
-  and merging segments), the engine's own gram cutting about 5 %. Each favorite has about 133
-  characters of text, so about 133 grams: one per character is what makes 1- and 2-character
-  keywords (`蕎`, `寿司`) exact prefix queries. Tried and kept: the index kept by the engine's
-  single-row statements instead of triggers (a trigger's statement savepoint makes this SQLite's
-  FTS5 write its pending index out at every row: 73 s for a million, now 23 s), an 8 MiB FTS5 hash
-  (half the index's cost, measured), a gram writer without captured state (runtime exclusivity
-  checks were a quarter of the samples). What would close the gap: fewer grams per favorite (a
-  sparse selection of grams, with short keywords answered another way), or a segment format of our
-  own built in bulk; both are a different index.
-- **favorites search p50 at 1,000,000** is about 10 ms against a target of 2 ms (77× faster than the
-  full scan, which meets the 50× target at 100k and 1M; at 10k the scan itself takes only 5 ms).
-  The keyword's first window, `番号 `, is in every favorite: FTS5 reads that gram's whole list of
-  rows (a million) to intersect it with the rare ones. Choosing only the rarest windows needs
-  each gram's document count, which FTS5 only gives by reading the same list.
-- **What the index costs elsewhere** (the peers keep no index, so these rows now compare unlike
-  work): `archive import` of the 1M export takes 72 s end to end where it took about 10 s (the
-  Python script, 12.7 s, keeps no index); the harness's GRDB peer keeps none either (1.5× where the
-  engine was 6×); a cold `archive add` + `remove` writes the index too (7.6×, was 5.5×). The engine
-  against raw C doing the same index work: 1.30/0.74/1.00× at 10k/100k/1M. `archive export` is now
-  0.68× `sqlite3 -json`'s time.
-- **After this run**: two changes landed after the run these figures come from, each measured
-  apart. (1) The last search is now remembered when a front leaves, not at every search: the Store
-  search rows above still include a key-value write per search (1,950 µs p50; 376–506 µs in the
-  runs before the feature). (2) A bulk insert of 10,000 or more favorites now ends with FTS5's
-  `optimize`: in this run a single toggle at 1,000,000 once took 5.3 s (FTS5 merging the import's
-  segments inside it), which is why the toggle row at that size reads "—" (its p50 rounds to 0 ms
-  in the harness's unit); the merge now happens once, inside the import.
-
-- **page** (the 50 newest favorites): a page now keeps the rows' bytes and decodes a text only
-  when it is read (`StoredArchivePage` of `StoredArchiveRow`s), and the row readers are inlined
-  into the loop. The raw C peer runs the engine's query and does its work: one row more than asked
-  (whether a next page exists) and every column read (IDs and dates make the cursor). Two full runs
-  measured 1.29/1.29/1.27× and 1.32/1.23/1.27× at 10k/100k/1M: at the target, with the 10k figure
-  moving across it between runs (see "Small N").
-- **import** (rows already parsed, inside one process): 0.71–1.08× at 10,000, 0.80–0.88× at
-  100,000, 0.63–0.74× at 1,000,000 over the last three full runs. Not changed in this round:
-  the engine binds texts with `SQLITE_TRANSIENT` where the C peer binds `SQLITE_STATIC`, and
-  validates each object (about 0.3 µs a row). Not yet tried: multi-row `INSERT … VALUES (…),(…)`,
-  with the C peer moving to the same SQL.
-- **import end to end** (`archive import` of the 1M export) is 0.26× raw C's rate and 1.36× the
-  Python script's (its target: 1.5×), at 47 MB peak (the script needs the whole file in memory).
-  `perf record` on the import: the file is read and parsed twice by design (the first pass
-  validates every record before the database is touched, the second stores them), JSON parsing is
-  about half of the user time and the kernel a quarter (reading twice, writing the WAL). Made
-  faster this round: plain string bytes copied in runs, a specialized UTF-8 check instead of
-  `String(validating:)` (which looked up generic metadata per string), field names matched on
-  bytes. What would close the gap: one pass, storing while validating inside the one transaction
-  (all or nothing kept by rolling back), with the duplicate-ID count done exactly in that pass.
-- **export** now encodes rows straight from the page's bytes (validated, escaped in runs) and is
-  as fast as `sqlite3 -json` (0.96× its time; 0.82× with the static runtime).
-- **standalone merge memory**: 25.8 MB against 13.6 MB for the C program doing the same queries
-  (1.89×). Inside the benchmark harness both merges peaked at the same 31 MB (the row this one
-  replaces), so the difference is what a Swift process maps besides the merge (runtime,
-  Foundation, the libraries it links); not profiled further this round, and the static runtime
-  was not measured for this row.
-- **Store search** p50 was 376–413 µs in the two runs before this one and 506 µs here, on a run
-  where the cold-start rows were also about 30 % slower than in the run before: this machine's
-  speed varies between runs; the ratios within a run are what the targets are about.
-- **cold start** (`archive search`, whole process) is 8.4–9.8× the `sqlite3` CLI as built by
-  `swift build -c release`, 6.0× with the Swift runtime and Foundation linked statically
-  (`--static-swift-stdlib`). `perf record` over 200 cold runs: in the dynamic build about 45 % of
+- **import with the search index** is 0.23–0.45× of the import without it over the last two
+  full runs (target 0.6×). `perf record` on the engine's bulk insert of 200,000: libsqlite3 (FTS5's
+  hash of pending grams, then writing and merging segments) is half of the samples, `memcmp` in
+  its hash chains a tenth, the engine's gram cutting 6 %. Each favorite has about 133 characters
+  of text, so about 133 grams, one per character: that is what makes 1- and 2-character keywords
+  (`蕎`, `寿司`) exact prefix queries. The index then costs about 6 µs a favorite, where the whole
+  import without it costs 3–4 µs. Tried this round: a 32 MiB FTS5 hash (0.24× to 0.32× at
+  200,000, for 24 MB more memory, which would break the import's 64 MB target), `automerge` off
+  with a high `crisismerge` (no gain); kept from before: single-row statements instead of
+  triggers, an 8 MiB hash, a gram writer without captured state. With FTS5 and one gram per
+  character, 0.6× is out of reach; what would reach it is fewer postings per favorite (a sparse
+  selection of grams, with short keywords answered another way) or an index format of our own
+  built in bulk.
+- **favorites search** now meets its targets (it was 10.6 ms at a million, 18× the scan at
+  10,000): the index is asked only for a keyword's rarest windows. Each window is probed for its
+  first 8 rows, whose IDs say how dense its list is; a window most favorites contain (`番号 ` in
+  `番号 12346`, whose list holds every favorite) is left out, because FTS5 intersects by stepping
+  through every list, a whole leaf page at a time. Measured on the same fixtures with a probe
+  binary: 5.5 ms to 0.48 ms at 1,000,000, 170 µs to 35–57 µs at 10,000.
+- **import end to end**: `archive import` of the 1M export took 72 s in the previous round: an
+  export lists favorites newest first, and FTS5 writes its pending index out as a new segment
+  whenever a row's ID is lower than the one before, so it wrote one per favorite. Favorites that
+  arrive out of ID order are now indexed at the end of the import, in ID order, in the same
+  transaction: 22–23 s, 0.61× raw C's rate (raw C: rows already parsed, with the same index
+  statements). The Python script keeps no index (it cannot load the engine's tokenizer), so its
+  row (1.96× its time) compares unlike work: the index is about 10 of the 23 s (the harness: 14 s with it, 3.7 s without). Peak memory 59 MB
+  (the duplicate counter's Bloom filter is now sized for the smallest possible record, 8 MB
+  instead of 16).
+- **engine against raw C** at import and toggle run the same statements now that the C peer's
+  bulk insert also ends with `optimize` (it did not in the previous run, where the engine's import
+  read 0.74/0.71× at 100k/1M): 0.88/0.91/1.00×. Toggle (one transaction per add or remove, each
+  writing a small FTS5 segment that FTS5 merges every few toggles) moved between 0.69× and 1.39×
+  across the last two runs, as did merge at 10,000 (1.08× and 1.62×, at 13–21 µs): this
+  machine's speed varies within and between runs (see "Small N").
+- **page** (the 50 newest favorites): a page keeps the rows' bytes and decodes a text only when it
+  is read, and the Favorites state now keeps those rows too (the reducer no longer decodes every
+  favorite into an object). This round the page's texts are read as SQLite converts them, without
+  asking each column's type (a number another program stored in a text column reads as its
+  text), and the loop no longer appends through a captured builder: 26 to 23 µs at 100,000,
+  1.14× raw C at every N (1.29–1.35× before).
+- **export** is 0.85× and 1.12× `sqlite3 -json`'s time in the last two runs (0.68× the round
+  before): the same code, on a machine whose speed moves by about 30 % between runs.
+- **standalone merge memory**: measured from a C parent now (`PeakRSS`); the Python parent used
+  before lent every child its own 10–14 MB, which read the C peer as 13.6 MB where it needs
+  8.2 MB. The engine's merge process links the engine alone now (it linked the harness, GRDB and
+  the HTTP stack): 22.7 MB, 16.7 MB with the static runtime (2.8× and 2.0×). The merges are not
+  the difference (1,000 of them add about 2 MB to either); opening is: the static merge process
+  peaks at 15 MB before its first merge, where a static hello-world importing Foundation peaks at
+  5 MB and the C program at 6.6 MB. `perf record -e page-faults`: half the faults are the
+  loader relocating the binary (83 MB static: Foundation, its ICU data, and BoringSSL, which
+  swift-crypto brings in for the migrations' one SHA-256). What would close it: the engine's
+  modules on FoundationEssentials, the migrations' checksums computed at build time (no
+  swift-crypto at run time), and the static runtime.
+- **Store search** p50 is 320–371 µs (target 500 µs) since the last search is remembered when a
+  front leaves instead of at every search (1,950 µs in the previous round's run).
+- **cold start** (`archive search`, whole process) is 8.4–10.1× the `sqlite3` CLI as built by
+  `swift build -c release`, 6.0–7.0× with the Swift runtime and Foundation linked statically
+  (`--static-swift-stdlib`); not changed this round. A call-graph profile this round
+  (`perf record --call-graph dwarf` over cold runs of the dynamic build): the loader about a third,
+  the kernel's page faults a quarter, ArgumentParser's parse 14 % (half of it its check for
+  `--generate-completion-script`, which reflects over the commands), opening the database 4.5 %.
+  `perf record` over 200 cold runs, the round before: in the dynamic build about 45 % of
   the samples are the dynamic loader (symbol lookup and relocation for libFoundation,
   FoundationEssentials, ICU and libswiftCore), which the static runtime removes. What is left is
   mostly the Swift runtime's protocol-conformance scans: ArgumentParser reflects over every
