@@ -16,6 +16,12 @@ enum OutputShapes {
         let reason: String?
     }
 
+    /// `archive reindex --json`: the database and how many favorites the rebuilt index holds.
+    struct Reindex: Encodable {
+        let database: String
+        let favorites: Int
+    }
+
     /// One search result: the dish's fields (those of `ArchiveSceneEntity`) and `isStored`.
     struct Row: Encodable {
         let cell: ArchiveCellViewObject

@@ -14,6 +14,9 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
     case noDatabase(path: String)
     /// A database path that is empty or names something other than a regular file.
     case notADatabaseFile(path: String, kind: String)
+    /// The favorites search index was asked to be rebuilt in a database whose
+    /// index table was dropped (searches then read every favorite).
+    case noSearchIndex(path: String)
 
     /// A message a person can act on.
     public var description: String {
@@ -31,6 +34,8 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "no database at \(path); nothing was created (check --database or ARCHIVE_DATABASE; `archive add` creates one)"
         case .notADatabaseFile(let path, let kind):
             return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
+        case .noSearchIndex(let path):
+            return "\(path) has no favorites search index (its table archive_objects_search was dropped): searches read every favorite, and there is nothing to rebuild"
         }
     }
 }

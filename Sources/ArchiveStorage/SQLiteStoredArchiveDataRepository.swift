@@ -261,6 +261,21 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         return false
     }
 
+    /// Rebuilds the favorites search index from the stored favorites, in one
+    /// transaction, and merges it into one segment; returns how many favorites it holds.
+    ///
+    /// For favorites another program (the `sqlite3` shell) inserted or changed: the
+    /// engine's writes keep the index in step, other programs' do not. Throws
+    /// ``ArchiveStorageError/noSearchIndex(path:)`` when the index table was dropped.
+    public func rebuildSearchIndex() throws -> Int {
+        guard hasSearchIndex else { throw ArchiveStorageError.noSearchIndex(path: queue.path) }
+        return try queue.write { db in
+            try db.execute("INSERT INTO \(Self.searchTable) (\(Self.searchTable)) VALUES ('rebuild')")
+            try db.execute("INSERT INTO \(Self.searchTable) (\(Self.searchTable)) VALUES ('optimize')")
+            return try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
+        }
+    }
+
     /// Indexes the favorites a bulk store kept waiting, in ID order, from their stored texts.
     private func indexDeferred(_ deferred: inout DeferredIndexEntries?, in db: Database) throws {
         guard hasSearchIndex else { return }

@@ -1,4 +1,6 @@
+import ArchiveStorage
 import Foundation
+import SQLite
 import TestSupport
 import Testing
 
@@ -79,5 +81,40 @@ struct CLIFavoritesSearchTests {
         let missing = try fresh.run(["favorites", "--search"])
         #expect(missing.status == 64)
         #expect(!FileManager.default.fileExists(atPath: fresh.database))
+    }
+
+    /// Another program (here as the sqlite3 shell would: rows only, no tokenizer)
+    /// inserts and changes favorites: the index does not see them until `reindex`.
+    @Test func favoritesWrittenByAnotherProgramAreFoundAfterReindex() throws {
+        try DatabaseQueue(path: cli.database).write { db in
+            try db.execute("INSERT INTO archive_objects VALUES (7, 'u', '和食', '鴨南蛮蕎麦', '店', '紹介', 1767571200000)")
+            try db.execute("UPDATE archive_objects SET dish_name = '月見うどん' WHERE id = 1")
+        }
+        #expect(try ids(["--search", "鴨南蛮"]) == [])
+        #expect(try ids(["--search", "月見"]) == [])
+        let reindex = try cli.run(["reindex", "--json"])
+        #expect(reindex.status == 0, "\(reindex.stderr)")
+        let report = try #require(try reindex.json() as? [String: Any])
+        #expect(report["favorites"] as? Int == 7)
+        #expect(report["database"] as? String == cli.database)
+        #expect(try ids(["--search", "鴨南蛮"]) == [7])
+        #expect(try ids(["--search", "月見"]) == [1])
+        #expect(try ids(["--search", "ざる"]) == [])
+        #expect(try ids(["--search", "蕎麦"]) == [6, 7, 1])
+        let again = try cli.run(["reindex"])
+        #expect(again.status == 0 && again.stdout == "rebuilt the search index: 7 favorites\n", "\(again.stdout)")
+    }
+
+    @Test func reindexRefusesAMissingDatabaseAndADroppedIndex() throws {
+        let fresh = try CLI()
+        let missing = try fresh.run(["reindex"])
+        #expect(missing.status == 1 && missing.stderr.contains("no database at"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh.database))
+        try DatabaseQueue(path: cli.database, prepare: { try $0.register(FavoritesSearchIndex.tokenizer) }).write { db in
+            try db.execute("DROP TABLE archive_objects_search")
+        }
+        let dropped = try cli.run(["reindex"])
+        #expect(dropped.status == 1 && dropped.stderr.contains("no favorites search index"), "\(dropped.stderr)")
+        #expect(try ids(["--search", "蕎麦"]) == [6, 1])
     }
 }

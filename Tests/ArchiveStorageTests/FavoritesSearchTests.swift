@@ -153,6 +153,27 @@ struct FavoritesSearchTests {
         }
     }
 
+    /// Favorites another program wrote are not in the index; a rebuild puts the
+    /// index in step with the table again (FTS5's own comparison says so).
+    @Test func aRebuildIndexesWhatAnotherProgramWrote() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let favorites = database.favorites
+        try favorites.create(contentsOf: Self.generated(count: 300, seed: 11))
+        try database.queue.write { db in
+            try db.execute("INSERT INTO archive_objects VALUES (1000, 'u', '和食', '鴨南蛮', '店', '紹介', 1700000000000)")
+            try db.execute("UPDATE archive_objects SET dish_name = '月見うどん' WHERE id <= 20")
+        }
+        #expect(try favorites.search(FavoritesQuery(keyword: "鴨南蛮"), after: nil, limit: 50).page.isEmpty)
+        #expect(throws: (any Error).self) { try Self.checkIndex(of: database) }
+        #expect(try favorites.rebuildSearchIndex() == 301)
+        try Self.checkIndex(of: database)
+        let objects = try favorites.allObjects()
+        for keyword in Self.queries(seed: 12) + ["鴨南蛮", "月見"] {
+            let query = FavoritesQuery(keyword: keyword)
+            #expect(try Self.allPages(favorites, query, limit: 50) == Self.scan(objects, query), "keyword \(keyword.debugDescription)")
+        }
+    }
+
     @Test func aKeywordMostFavoritesContainWalksNewestFirstWithTheSameResults() throws {
         let database = try ArchiveDatabase.inMemory()
         let count = SQLiteStoredArchiveDataRepository.candidateLimit + 300
@@ -223,6 +244,7 @@ struct FavoritesSearchTests {
             let query = FavoritesQuery(keyword: keyword)
             #expect(try Self.allPages(database.favorites, query, limit: 40) == Self.scan(objects, query), "\(keyword)")
         }
+        #expect(throws: ArchiveStorageError.noSearchIndex(path: path)) { try database.favorites.rebuildSearchIndex() }
     }
 
     // MARK: - Folding
