@@ -66,6 +66,15 @@ struct FavoritesSearchTests {
         objects.filter(query.matches).map(\.id)
     }
 
+    /// Expects every page of each keyword's search to be exactly what a full scan finds.
+    static func expectScanResults(_ favorites: some StoredArchiveDataRepository, keywords: [String]) throws {
+        let objects = try favorites.allObjects()
+        for keyword in keywords {
+            let query = FavoritesQuery(keyword: keyword)
+            #expect(try allPages(favorites, query, limit: 50) == scan(objects, query), "keyword \(keyword.debugDescription)")
+        }
+    }
+
     /// FTS5 compares its index with the table (every row indexed once, with the
     /// texts it holds) and throws SQLITE_CORRUPT when they differ.
     static func checkIndex(of database: ArchiveDatabase) throws {
@@ -115,11 +124,7 @@ struct FavoritesSearchTests {
             }
         }
         try Self.checkIndex(of: database)
-        let objects = try favorites.allObjects()
-        for keyword in Self.queries(seed: 8) + ["改名", "renamed", "改"] {
-            let query = FavoritesQuery(keyword: keyword)
-            #expect(try Self.allPages(favorites, query, limit: 50) == Self.scan(objects, query), "keyword \(keyword.debugDescription)")
-        }
+        try Self.expectScanResults(favorites, keywords: Self.queries(seed: 8) + ["改名", "renamed", "改"])
     }
 
     /// An export lists favorites newest first; importing it must not make FTS5
@@ -145,12 +150,8 @@ struct FavoritesSearchTests {
         }
         try favorites.create(contentsOf: more + renamed)
         try Self.checkIndex(of: database)
-        let objects = try favorites.allObjects()
-        #expect(objects.count == 1_600)
-        for keyword in Self.queries(seed: 9) + ["改名", "renamed", "改"] {
-            let query = FavoritesQuery(keyword: keyword)
-            #expect(try Self.allPages(favorites, query, limit: 50) == Self.scan(objects, query), "keyword \(keyword.debugDescription)")
-        }
+        #expect(try favorites.count() == 1_600)
+        try Self.expectScanResults(favorites, keywords: Self.queries(seed: 9) + ["改名", "renamed", "改"])
     }
 
     /// Favorites another program wrote are not in the index; a rebuild puts the
@@ -167,11 +168,7 @@ struct FavoritesSearchTests {
         #expect(throws: (any Error).self) { try Self.checkIndex(of: database) }
         #expect(try favorites.rebuildSearchIndex() == 301)
         try Self.checkIndex(of: database)
-        let objects = try favorites.allObjects()
-        for keyword in Self.queries(seed: 12) + ["鴨南蛮", "月見"] {
-            let query = FavoritesQuery(keyword: keyword)
-            #expect(try Self.allPages(favorites, query, limit: 50) == Self.scan(objects, query), "keyword \(keyword.debugDescription)")
-        }
+        try Self.expectScanResults(favorites, keywords: Self.queries(seed: 12) + ["鴨南蛮", "月見"])
     }
 
     @Test func aKeywordMostFavoritesContainWalksNewestFirstWithTheSameResults() throws {
