@@ -73,7 +73,6 @@ public enum ActionLogMiddleware {
         sink.write(line: String(decoding: data, as: UTF8.self))
     }
 
-
     /// The state after the previous action: what this action's reducer started from.
     private final class Previous: Sendable {
         private let state: Mutex<AppState>

@@ -118,15 +118,6 @@ public enum SearchGrams {
         }
     }
 
-    /// The FTS5 query that finds (a superset of) the texts containing `keyword`,
-    /// or `nil` when the index cannot answer it: an empty keyword (everything
-    /// matches) or one holding U+0000 (FTS5 reads its query as a C string).
-    ///
-    /// All of ``indexTerms(for:)``, joined with `AND`.
-    public static func matchExpression(for keyword: SearchKeyword) -> String? {
-        indexTerms(for: keyword)?.joined(separator: " AND ")
-    }
-
     /// The FTS5 terms whose intersection finds (a superset of) the texts
     /// containing `keyword`, or `nil` when the index cannot answer it: an empty
     /// keyword (everything matches) or one holding U+0000 (FTS5 reads its query

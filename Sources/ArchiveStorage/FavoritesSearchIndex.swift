@@ -3,7 +3,7 @@ import ArchiveSearch
 
 /// The favorites search index's tokenizer (`archive_search`, migration 0003):
 /// documents are cut into ``SearchGrams``; a query string is taken whole as one
-/// gram, because ``SearchGrams/matchExpression(for:)`` has already cut it.
+/// gram, because ``SearchGrams/indexTerms(for:)`` has already cut it.
 public enum FavoritesSearchIndex {
     /// The tokenizer every connection to an archive database registers before
     /// it migrates, reads or writes favorites. A peer that opens its own

@@ -50,6 +50,10 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     static let searchTable = "archive_objects_search"
     /// The size of a bulk insert after which the index is merged into one segment.
     static let optimizeAfter = 10_000
+    /// FTS5's commands that merge the index into one segment, and that rebuild it from the table.
+    static let optimizeIndexSQL = "INSERT INTO \(searchTable) (\(searchTable)) VALUES ('optimize')"
+    static let rebuildIndexSQL = "INSERT INTO \(searchTable) (\(searchTable)) VALUES ('rebuild')"
+    static let countSQL = "SELECT count(*) FROM archive_objects"
     /// Indexes a favorite: its ID and texts as parameters 1...6 (as ``insertSQL``'s).
     /// A single-row `VALUES` insert, never `INSERT … SELECT` nor a trigger: those open a
     /// statement savepoint, at which this SQLite's FTS5 writes its pending index out,
@@ -117,9 +121,12 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     public func count() throws -> Int {
-        try queue.read { db in
-            try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
-        }
+        try queue.read(Self.count(in:))
+    }
+
+    /// How many favorites are stored, inside the caller's transaction.
+    static func count(in db: Database) throws -> Int {
+        try db.fetchOne(countSQL) { try $0.column(Int.self, at: 0) } ?? 0
     }
 
     public func storedIDs(among ids: [Int]) throws -> Set<Int> {
@@ -205,7 +212,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
                 // A large import leaves the index in many segments, which FTS5 would merge
                 // later, inside some single store or remove (seconds, at a million favorites):
                 // merged here instead, once, in the import's own transaction.
-                try db.execute("INSERT INTO \(Self.searchTable) (\(Self.searchTable)) VALUES ('optimize')")
+                try db.execute(Self.optimizeIndexSQL)
             }
             progress(count)
             return count
@@ -270,9 +277,9 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     public func rebuildSearchIndex() throws -> Int {
         guard hasSearchIndex else { throw ArchiveStorageError.noSearchIndex(path: queue.path) }
         return try queue.write { db in
-            try db.execute("INSERT INTO \(Self.searchTable) (\(Self.searchTable)) VALUES ('rebuild')")
-            try db.execute("INSERT INTO \(Self.searchTable) (\(Self.searchTable)) VALUES ('optimize')")
-            return try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
+            try db.execute(Self.rebuildIndexSQL)
+            try db.execute(Self.optimizeIndexSQL)
+            return try Self.count(in: db)
         }
     }
 

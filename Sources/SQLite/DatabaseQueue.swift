@@ -10,11 +10,13 @@ import Foundation
 ///
 /// Opening a queue validates the file before anything is written to it, then
 /// switches it to WAL and runs the pending migrations (see ``Migrator``).
+///
+/// `@unchecked Sendable` is safe because `database`, a non-Sendable class, is only
+/// touched while `lock` is held, and the closures given to `read`/`write`/`snapshot`
+/// receive it for the duration of the call only (this type's contract: never keep
+/// the `Database` or its statements outside the closure). Every other stored
+/// property is an immutable `let` of a Sendable type.
 public final class DatabaseQueue: @unchecked Sendable {
-    // Why unchecked Sendable is safe: `database` is a non-Sendable class, but it is only
-    // touched inside `lock`, and the closures given to `read`/`write` receive it
-    // for the duration of the call only (the documented contract of this type:
-    // never store the `Database` or its statements outside the closure).
     private let lock = NSRecursiveLock()
     private let database: Database
 

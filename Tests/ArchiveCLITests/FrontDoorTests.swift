@@ -125,7 +125,7 @@ struct FrontDoorTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let journalBefore = FileManager.default.fileExists(atPath: "/dev/null-journal")
         for (path, kind) in [("/dev/null", "a character device"), (fifo, "a FIFO"), (cli.directory.url.path, "a directory")] {
-            for command in [["add", "17"], ["favorites"], ["check"], ["export"], ["migrations"]] {
+            for command in [["add", "17"], ["favorites"], ["check"], ["export"], ["migrations"], ["reindex"]] {
                 // A FIFO opened as a database would block forever: a hang is killed and fails here.
                 let result = try cli.run(command + ["--database", path], useDatabase: false, timeout: .seconds(10))
                 #expect(result.status == 1, "\(command) \(path)")
@@ -345,7 +345,7 @@ struct FrontDoorTests {
         #expect(try cli.run(["add", "17"]).status == 0)
         let environment = ["ARCHIVE_API_URL": "not-a-url"]
         let file = try importFile([Self.record(1)])
-        for command in [["favorites"], ["export"], ["import", file], ["check"], ["migrations"], ["onboarding"], ["remove", "1"]] {
+        for command in [["favorites"], ["export"], ["import", file], ["check"], ["migrations"], ["onboarding"], ["remove", "1"], ["reindex"]] {
             let result = try cli.run(command, environment: environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }

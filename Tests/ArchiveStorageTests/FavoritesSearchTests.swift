@@ -214,7 +214,7 @@ struct FavoritesSearchTests {
     @Test func aKeywordHoldingNULIsAnsweredByAScan() throws {
         let database = try ArchiveDatabase.inMemory()
         try database.favorites.create(Fixtures.object(1, dishName: "ab"))
-        #expect(SearchGrams.matchExpression(for: SearchKeyword("a\u{0}b")) == nil)
+        #expect(SearchGrams.indexTerms(for: SearchKeyword("a\u{0}b")) == nil)
         let result = try database.favorites.search(FavoritesQuery(keyword: "A\u{0}B"), after: nil, limit: 10)
         #expect(result.page.isEmpty)
         #expect(try database.favorites.search(FavoritesQuery(keyword: "A"), after: nil, limit: 10).page.map(\.id) == [1])
@@ -262,17 +262,17 @@ struct FavoritesSearchTests {
             SearchGrams.forEachGram(inUTF8: UnsafeRawBufferPointer(bytes)) { grams.append(Array($0)); return true }
         }
         #expect(grams == [Array("ab寿".utf8), Array("b寿".utf8) + [0xFF], Array("寿".utf8) + [0xFF, 0xFF]])
-        #expect(SearchGrams.matchExpression(for: SearchKeyword("寿司")) == "\"寿司\" *")
-        #expect(SearchGrams.matchExpression(for: SearchKeyword("A\"bcb\"bc")) == "\"a\"\"b\" AND \"\"\"bc\" AND \"bcb\" AND \"cb\"\"\" AND \"b\"\"b\"")
-        #expect(SearchGrams.matchExpression(for: SearchKeyword("")) == nil)
+        #expect(SearchGrams.indexTerms(for: SearchKeyword("寿司")) == ["\"寿司\" *"])
+        #expect(SearchGrams.indexTerms(for: SearchKeyword("A\"bcb\"bc")) == ["\"a\"\"b\"", "\"\"\"bc\"", "\"bcb\"", "\"cb\"\"\"", "\"b\"\"b\""])
+        #expect(SearchGrams.indexTerms(for: SearchKeyword("")) == nil)
     }
 
     /// A keyword of a megabyte (a pasted file, say) asks the index for a bounded
     /// number of windows, and still finds exactly what the scan finds.
     @Test func aHugeKeywordAsksForABoundedQuery() throws {
         let huge = String(repeating: "寿司とチーズ", count: 200_000)
-        let expression = try #require(SearchGrams.matchExpression(for: SearchKeyword(huge)))
-        #expect(expression.components(separatedBy: " AND ").count <= SearchGrams.maximumWindows + 1)
+        let terms = try #require(SearchGrams.indexTerms(for: SearchKeyword(huge)))
+        #expect(terms.count <= SearchGrams.maximumWindows + 1)
         let database = try ArchiveDatabase.inMemory()
         try database.favorites.create(Fixtures.object(1, dishName: String(repeating: "寿司とチーズ", count: 3)))
         #expect(try database.favorites.search(FavoritesQuery(keyword: "司とチーズ寿司"), after: nil, limit: 5).page.map(\.id) == [1])
