@@ -97,8 +97,9 @@ public struct ArchiveDatabase: Sendable {
     }
 
     /// Runs SQLite's integrity and foreign-key checks, the archive's own rules
-    /// (every `stored_at` within ``StoredArchiveObject/storedAtRange``), and counts
-    /// the rows, all in one snapshot.
+    /// (every `stored_at` within ``StoredArchiveObject/storedAtRange``; the search
+    /// index holds as many favorites as the table), and counts the rows, all in
+    /// one snapshot.
     public func integrityReport() throws -> IntegrityReport {
         try queue.snapshot { try Self.integrityReport(of: $0, path: queue.path) }
     }
@@ -138,6 +139,7 @@ public struct ArchiveDatabase: Sendable {
             ) { row in
                 "favorite \(try row.column(Int.self, at: 0)) has stored_at \(try row.column(String.self, at: 1)), outside the years 0001 to 9999 (export and listing stop at it): remove it and store it again"
             }
+            if let problem = try SearchIndexTotals.problem(in: db, favorites: favorites) { problems.append(problem) }
         }
         var entries = 0
         var installDate: Date?

@@ -84,7 +84,8 @@ struct CLIFavoritesSearchTests {
     }
 
     /// Another program (here as the sqlite3 shell would: rows only, no tokenizer)
-    /// inserts and changes favorites: the index does not see them until `reindex`.
+    /// inserts and changes favorites: the index does not see them until `reindex`,
+    /// and `check` says so (it compares the index's count with the table's).
     @Test func favoritesWrittenByAnotherProgramAreFoundAfterReindex() throws {
         try DatabaseQueue(path: cli.database).write { db in
             try db.execute("INSERT INTO archive_objects VALUES (7, 'u', '和食', '鴨南蛮蕎麦', '店', '紹介', 1767571200000)")
@@ -92,6 +93,10 @@ struct CLIFavoritesSearchTests {
         }
         #expect(try ids(["--search", "鴨南蛮"]) == [])
         #expect(try ids(["--search", "月見"]) == [])
+        let check = try cli.run(["check"])
+        #expect(check.status == 1, "\(check.stdout)")
+        #expect(check.stdout.contains("the favorites search index holds 6 favorites, the table 7"), "\(check.stdout)")
+        #expect(check.stdout.contains("run `archive reindex`"), "\(check.stdout)")
         let reindex = try cli.run(["reindex", "--json"])
         #expect(reindex.status == 0, "\(reindex.stderr)")
         let report = try #require(try reindex.json() as? [String: Any])
@@ -103,6 +108,8 @@ struct CLIFavoritesSearchTests {
         #expect(try ids(["--search", "蕎麦"]) == [6, 7, 1])
         let again = try cli.run(["reindex"])
         #expect(again.status == 0 && again.stdout == "rebuilt the search index: 7 favorites\n", "\(again.stdout)")
+        let checked = try cli.run(["check"])
+        #expect(checked.status == 0 && checked.stdout.hasPrefix("ok\n"), "\(checked.stdout)")
     }
 
     @Test func reindexRefusesAMissingDatabaseAndADroppedIndex() throws {

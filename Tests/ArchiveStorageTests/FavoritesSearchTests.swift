@@ -166,8 +166,12 @@ struct FavoritesSearchTests {
         }
         #expect(try favorites.search(FavoritesQuery(keyword: "鴨南蛮"), after: nil, limit: 50).page.isEmpty)
         #expect(throws: (any Error).self) { try Self.checkIndex(of: database) }
+        #expect(try database.integrityReport().problems == [
+            "the favorites search index holds 300 favorites, the table 301 (another program added or removed favorites, which searches miss or still find): run `archive reindex`",
+        ])
         #expect(try favorites.rebuildSearchIndex() == 301)
         try Self.checkIndex(of: database)
+        #expect(try database.integrityReport().isOK)
         try Self.expectScanResults(favorites, keywords: Self.queries(seed: 12) + ["鴨南蛮", "月見"])
     }
 
@@ -221,6 +225,42 @@ struct FavoritesSearchTests {
     }
 
     // MARK: - Without the index
+
+    /// `check` compares the index's own count of favorites with the table's, reading
+    /// only: the engine's writes keep them equal, another program's deletes do not.
+    @Test func theIntegrityReportComparesTheIndexWithTheTable() throws {
+        let database = try ArchiveDatabase.inMemory()
+        #expect(try database.integrityReport().isOK)  // an index that never held a row
+        try database.favorites.create(contentsOf: Self.generated(count: 200, seed: 13))
+        try database.favorites.delete(id: 3)
+        try database.favorites.create(Fixtures.object(3, dishName: "改名"))
+        #expect(try database.integrityReport().isOK)
+        try database.queue.write { db in try db.execute("DELETE FROM archive_objects WHERE id > 150") }
+        #expect(try database.integrityReport().problems.first?.contains("holds 200 favorites, the table 150") == true)
+        #expect(try database.favorites.rebuildSearchIndex() == 150)
+        #expect(try database.integrityReport().isOK)
+        try database.queue.write { db in try db.execute("UPDATE archive_objects_search_data SET block = x'80' WHERE id = 1") }
+        #expect(try database.integrityReport().problems == [
+            "the favorites search index's totals cannot be read: run `archive reindex`",
+        ])
+        #expect(try database.favorites.rebuildSearchIndex() == 150)
+        #expect(try database.integrityReport().isOK)
+    }
+
+    /// FTS5's totals start with a SQLite varint: 7 bits a byte, big-endian, the
+    /// ninth byte whole.
+    @Test func varintsDecodeAsSQLiteWritesThem() {
+        func decoded(_ bytes: [UInt8]) -> [UInt64]? {
+            SearchIndexTotals.varint(in: Data(bytes)).map { [$0.0, UInt64($0.1)] }
+        }
+        #expect(decoded([0x00]) == [0, 1])
+        #expect(decoded([0x7F, 0xFF]) == [127, 1])
+        #expect(decoded([0x81, 0x00]) == [128, 2])
+        #expect(decoded([0xCE, 0x0F, 0xA1]) == [9_999, 2])
+        #expect(decoded(Array(repeating: 0xFF, count: 9)) == [UInt64.max, 9])
+        #expect(decoded([0x81, 0x80]) == nil)
+        #expect(decoded([]) == nil)
+    }
 
     /// A database whose index was dropped (to save space, say) still stores,
     /// removes and finds everything: the engine skips the index and scans.
