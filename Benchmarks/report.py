@@ -247,80 +247,95 @@ def main():
     w("""
 ## Notes on the misses
 
-- **import with the search index** is 0.23–0.45× of the import without it over the last two
-  full runs (target 0.6×). `perf record` on the engine's bulk insert of 200,000: libsqlite3 (FTS5's
-  hash of pending grams, then writing and merging segments) is half of the samples, `memcmp` in
-  its hash chains a tenth, the engine's gram cutting 6 %. Each favorite has about 133 characters
-  of text, so about 133 grams, one per character: that is what makes 1- and 2-character keywords
-  (`蕎`, `寿司`) exact prefix queries. The index then costs about 6 µs a favorite, where the whole
-  import without it costs 3–4 µs. Tried this round: a 32 MiB FTS5 hash (0.24× to 0.32× at
-  200,000, for 24 MB more memory, which would break the import's 64 MB target), `automerge` off
-  with a high `crisismerge` (no gain); kept from before: single-row statements instead of
-  triggers, an 8 MiB hash, a gram writer without captured state. With FTS5 and one gram per
-  character, 0.6× is out of reach; what would reach it is fewer postings per favorite (a sparse
-  selection of grams, with short keywords answered another way) or an index format of our own
-  built in bulk.
-- **favorites search** now meets its targets (it was 10.6 ms at a million, 18× the scan at
-  10,000): the index is asked only for a keyword's rarest windows. Each window is probed for its
-  first 8 rows, whose IDs say how dense its list is; a window most favorites contain (`番号 ` in
-  `番号 12346`, whose list holds every favorite) is left out, because FTS5 intersects by stepping
-  through every list, a whole leaf page at a time. Measured on the same fixtures with a probe
-  binary: 5.5 ms to 0.48 ms at 1,000,000, 170 µs to 35–57 µs at 10,000.
+- **import with the search index** is 0.23–0.45× of the import without it over the full runs
+  of the last two rounds (target 0.6×). Each favorite has about 133 characters of text, so about
+  133 grams, one per character: that is what makes 1- and 2-character keywords (`蕎`, `寿司`)
+  exact prefix queries. Where the time goes, measured this round on 200,000 favorites with a
+  probe binary that links the engine and swaps what its tokenizer hands FTS5 (one process, the
+  same fixture data): no index 0.66 s; the index's statements with a tokenizer that hands FTS5
+  nothing 0.95 s (**0.69×**); cutting the grams but handing FTS5 none 1.14 s (**0.58×**); handing
+  FTS5 as many grams, all the same term, 1.46 s (0.45×); the real grams 2.9–3.1 s (0.22×). So one
+  FTS5 row per favorite costs 0.69× on its own, and cutting the grams takes the import below 0.6×
+  before FTS5 has stored one of them: with FTS5 and exact short keywords, 0.6× cannot be reached.
+  Most of the rest (1.5 of 2.3 s) is the number of distinct grams: FTS5's hash of pending terms
+  (`perf`: its chain walk and `memcmp` are a fifth of the samples), then writing and merging
+  segments. A simulation of FTS5's hash over grams of the same shape gives chains of 2.0 entries on
+  average (UTF-8 spreads poorly under its shift-and-xor hash), 1.4 with the gram bytes scrambled:
+  a few percent at most, not worth a new index format. Tried in earlier rounds: a 32 MiB FTS5
+  hash (0.24× to 0.32× at 200,000, for 24 MB more memory, which would break the import's 64 MB
+  target), `automerge` off with a high `crisismerge` (no gain); kept: single-row statements
+  instead of triggers, an 8 MiB hash, a gram writer without captured state. What would reach
+  0.6×: an index format of the engine's own, built in bulk (sorted runs of gram and ID pairs)
+  instead of FTS5's row-at-a-time inserts, or fewer grams a favorite with short keywords
+  answered another way; both are a redesign of the index.
+- **favorites search**: the index is asked only for a keyword's rarest windows. Each window is
+  probed for its first 8 rows, whose IDs say how dense its list is; a window most favorites
+  contain (`番号 ` in `番号 12346`, whose list holds every favorite) is left out, because FTS5
+  intersects by stepping through every list, a whole leaf page at a time (10.6 ms to about
+  0.5 ms at 1,000,000, two rounds ago). Its time depends on how many segments the index is in,
+  since every window is looked up in each: 37 µs at 10,000 with one segment, 60 µs with the five
+  that one run's 5,000 toggles leave (`toggle/engine/10000`, then `favoritesSearch/engine/10000`,
+  alone). The fixtures are reused between runs, so the earlier runs read 60–115 µs at 10,000
+  (74× and 43× the scan) depending on how many toggles had run on them; `PrepareFixtures` now
+  merges each fixture's index back into one segment, as an import leaves it, before every run.
 - **import end to end**: `archive import` of the 1M export took 72 s in the previous round: an
   export lists favorites newest first, and FTS5 writes its pending index out as a new segment
   whenever a row's ID is lower than the one before, so it wrote one per favorite. Favorites that
   arrive out of ID order are now indexed at the end of the import, in ID order, in the same
   transaction: 22–23 s, 0.61× raw C's rate (raw C: rows already parsed, with the same index
   statements). The Python script keeps no index (it cannot load the engine's tokenizer), so its
-  row (1.96× its time) compares unlike work: the index is about 10 of the 23 s (the harness: 14 s with it, 3.7 s without). Peak memory 59 MB
+  row (1.96–2.02× its time over two runs) compares unlike work: the index is about 10 of the 21–23 s
+  (the harness: 14 s with it, 3.7 s without). Peak memory 59 MB
   (the duplicate counter's Bloom filter is now sized for the smallest possible record, 8 MB
   instead of 16).
-- **engine against raw C** at import and toggle run the same statements now that the C peer's
-  bulk insert also ends with `optimize` (it did not in the previous run, where the engine's import
-  read 0.74/0.71× at 100k/1M): 0.88/0.91/1.00×. Toggle (one transaction per add or remove, each
-  writing a small FTS5 segment that FTS5 merges every few toggles) moved between 0.69× and 1.39×
-  across the last two runs, as did merge at 10,000 (1.08× and 1.62×, at 13–21 µs): this
-  machine's speed varies within and between runs (see "Small N").
+- **engine against raw C** at import and toggle run the same statements (the C peer's bulk
+  insert also ends with `optimize`). Import reads 0.80–1.00× over the last three runs. Toggle
+  (one transaction per add or remove, each writing a small FTS5 segment that FTS5 merges every
+  few toggles, so p99 is 4 ms) moved between 0.69× and 1.39× across runs; run alone this round,
+  the engine's p50 was 153 µs and raw C's 158 µs at 10,000. This machine's speed varies within
+  and between runs (see "Small N").
 - **page** (the 50 newest favorites): a page keeps the rows' bytes and decodes a text only when it
   is read, and the Favorites state now keeps those rows too (the reducer no longer decodes every
   favorite into an object). This round the page's texts are read as SQLite converts them, without
   asking each column's type (a number another program stored in a text column reads as its
   text), and the loop no longer appends through a captured builder: 26 to 23 µs at 100,000,
   1.14× raw C at every N (1.29–1.35× before).
-- **export** is 0.85× and 1.12× `sqlite3 -json`'s time in the last two runs (0.68× the round
-  before): the same code, on a machine whose speed moves by about 30 % between runs.
-- **standalone merge memory**: measured from a C parent now (`PeakRSS`); the Python parent used
-  before lent every child its own 10–14 MB, which read the C peer as 13.6 MB where it needs
-  8.2 MB. The engine's merge process links the engine alone now (it linked the harness, GRDB and
-  the HTTP stack): 22.7 MB, 16.7 MB with the static runtime (2.8× and 2.0×). The merges are not
-  the difference (1,000 of them add about 2 MB to either); opening is: the static merge process
-  peaks at 15 MB before its first merge, where a static hello-world importing Foundation peaks at
-  5 MB and the C program at 6.6 MB. `perf record -e page-faults`: half the faults are the
-  loader relocating the binary (83 MB static: Foundation, its ICU data, and BoringSSL, which
-  swift-crypto brings in for the migrations' one SHA-256). What would close it: the engine's
-  modules on FoundationEssentials, the migrations' checksums computed at build time (no
-  swift-crypto at run time), and the static runtime.
+- **export** reads 0.85–1.19× `sqlite3 -json`'s time over the last three runs (hyperfine alone
+  this round: 2.63 s against 2.29 s, user time 1.56 s against 1.50 s). It writes to a temporary
+  file that it `fsync`s and renames, so a crash never leaves half an export; the peer's shell
+  redirection does neither, and the flush of 390 MB is most of the difference. `perf`: the
+  kernel copying the output into the page cache is a quarter of the samples, for both.
+- **standalone merge memory**: measured from a C parent (`PeakRSS`). The engine's merge process
+  links the engine alone: 22.7 MB dynamic; with the static runtime 16.7 MB last round and now,
+  built as README says to install (`-Xlinker --no-export-dynamic`), the figure in the table.
+  The merges are not the difference (1,000 of them add about 2 MB to either); opening is. At
+  exit (an `LD_PRELOAD`ed reader of `/proc/self/smaps`): the static engine process holds 11.7 MB,
+  4.4 MB of it its own code pages (the kernel maps 64 KB around every page it faults in), where
+  the C process holds 6.6 MB, 1.8 MB of it `libswiftCore`, which SwiftPM links into the C target
+  too. Linking without PIE (`-no-pie`, no relocations to apply at start) took the static process
+  from 16.5 to 14.6 MB, 1.74× the C peer; I did not take it, because it gives up address-space
+  randomization for a binary that parses files from anywhere and serves HTTP. What would close
+  the rest: fewer code pages touched at start (the engine's modules on FoundationEssentials,
+  the migrations' checksums computed at build time instead of through swift-crypto's BoringSSL).
 - **Store search** p50 is 320–371 µs (target 500 µs) since the last search is remembered when a
   front leaves instead of at every search (1,950 µs in the previous round's run).
 - **cold start** (`archive search`, whole process) is 8.4–10.1× the `sqlite3` CLI as built by
-  `swift build -c release`, 6.0–7.0× with the Swift runtime and Foundation linked statically
-  (`--static-swift-stdlib`); not changed this round. A call-graph profile this round
-  (`perf record --call-graph dwarf` over cold runs of the dynamic build): the loader about a third,
-  the kernel's page faults a quarter, ArgumentParser's parse 14 % (half of it its check for
-  `--generate-completion-script`, which reflects over the commands), opening the database 4.5 %.
-  `perf record` over 200 cold runs, the round before: in the dynamic build about 45 % of
-  the samples are the dynamic loader (symbol lookup and relocation for libFoundation,
-  FoundationEssentials, ICU and libswiftCore), which the static runtime removes. What is left is
-  mostly the Swift runtime's protocol-conformance scans: ArgumentParser reflects over every
-  command's properties (`Mirror`, `as?` casts), about 260 conformance lookups per start-up, and each
-  first lookup walks all 9,558 conformance records of the binary, most of them from the HTTP stacks
-  (SwiftNIO, HTTP/2 and TLS through AsyncHTTPClient, Hummingbird) and Foundation; plus the page
-  faults of a 160 MB executable. `archive --help` alone takes 7.3 ms, a static hello-world that
-  imports Foundation 2.6 ms. Closing the gap needs a smaller `archive` for the local commands
-  (the HTTP client and `serve` in a helper executable, about 2,900 fewer records) or a command-line
-  parser without runtime reflection; both change the product's shape and were left for a decision.
-  FoundationNetworking is gone (no libcurl: `ldd` lists 22 libraries, none of them curl).
-  `archive add` + `archive remove` pays the same start-up twice (3.6× with the static runtime).
+  `swift build -c release`. Built as README now says to install it, with the static runtime and
+  without SwiftPM's `--export-dynamic`, it is the "static runtime" column: the flag removes
+  38,000 exported symbols that the loader resolved against and the runtime's start-up searched
+  linearly (`_dl_addr`, from its backtracer set-up, 4 % of a cold run): 15.6 to 12.7 ms in
+  hyperfine, alone. A static hello-world that imports Foundation starts in 1.7 ms, as fast as
+  `sqlite3`, so the Swift runtime is not the cost; what the profile of 12 cold runs of the static
+  build shows (`perf record --call-graph dwarf`): page faults 32 %, the loader applying 129,000
+  relative relocations of a 158 MB PIE 18 %, the runtime's protocol-conformance scans 15 % (each
+  first `as?` walks every conformance record of the binary, most from the HTTP stacks), and
+  ArgumentParser's parse 11 %. Tried and not taken: `-no-pie` (about 1 ms, see the memory note),
+  packed relative relocations (`-z pack-relative-relocs` with lld: no measurable change). What
+  would close it is a smaller binary for the local commands: the HTTP client and `serve` in a
+  helper executable that `archive` runs when a command needs them (as git does with
+  `git-remote-https`), which removes most of the records, relocations and pages. That changes
+  the product's shape (two binaries to install) and is left for a decision.
+  `archive add` + `archive remove` pays the same start-up twice.
 - **Small N** ratios (N = 10,000) move by ±20 % between runs on this 2-core machine (each
   benchmark is a separate process sharing the cores with the harness); the larger N are steadier.
 - Callgrind cannot read this toolchain's DWARF 5 debug info (`valgrind` gives up), so profiles
