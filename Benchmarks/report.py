@@ -248,7 +248,7 @@ def main():
 ## Notes on the misses
 
 - **import with the search index** is 0.23–0.45× of the import without it over the full runs
-  of the last two rounds (target 0.6×). Each favorite has about 133 characters of text, so about
+  of the last two rounds, 0.23–0.30× in this one (target 0.6×). Each favorite has about 133 characters of text, so about
   133 grams, one per character: that is what makes 1- and 2-character keywords (`蕎`, `寿司`)
   exact prefix queries. Where the time goes, measured this round on 200,000 favorites with a
   probe binary that links the engine and swaps what its tokenizer hands FTS5 (one process, the
@@ -272,12 +272,15 @@ def main():
   probed for its first 8 rows, whose IDs say how dense its list is; a window most favorites
   contain (`番号 ` in `番号 12346`, whose list holds every favorite) is left out, because FTS5
   intersects by stepping through every list, a whole leaf page at a time (10.6 ms to about
-  0.5 ms at 1,000,000, two rounds ago). Its time depends on how many segments the index is in,
+  0.5 ms at 1,000,000, the previous round). Its time depends on how many segments the index is in,
   since every window is looked up in each: 37 µs at 10,000 with one segment, 60 µs with the five
   that one run's 5,000 toggles leave (`toggle/engine/10000`, then `favoritesSearch/engine/10000`,
   alone). The fixtures are reused between runs, so the earlier runs read 60–115 µs at 10,000
   (74× and 43× the scan) depending on how many toggles had run on them; `PrepareFixtures` now
-  merges each fixture's index back into one segment, as an import leaves it, before every run.
+  merges each fixture's index back into one segment, as an import leaves it, before every run
+  (this run: 143×). The search benchmarks run first and read slower in a full run than alone
+  (61 against 37 µs at 10,000, 0.92 against 0.51 ms at 1,000,000), and so does the scan beside
+  them (8.7 against 4.8 ms at 10,000): the machine, not the index, so the ratios hold.
 - **import end to end**: `archive import` of the 1M export took 72 s in the previous round: an
   export lists favorites newest first, and FTS5 writes its pending index out as a new segment
   whenever a row's ID is lower than the one before, so it wrote one per favorite. Favorites that
@@ -289,7 +292,7 @@ def main():
   (the duplicate counter's Bloom filter is now sized for the smallest possible record, 8 MB
   instead of 16).
 - **engine against raw C** at import and toggle run the same statements (the C peer's bulk
-  insert also ends with `optimize`). Import reads 0.80–1.00× over the last three runs. Toggle
+  insert also ends with `optimize`). Import reads 0.80–1.06× over the last three runs. Toggle
   (one transaction per add or remove, each writing a small FTS5 segment that FTS5 merges every
   few toggles, so p99 is 4 ms) moved between 0.69× and 1.39× across runs; run alone this round,
   the engine's p50 was 153 µs and raw C's 158 µs at 10,000. This machine's speed varies within
@@ -300,7 +303,7 @@ def main():
   asking each column's type (a number another program stored in a text column reads as its
   text), and the loop no longer appends through a captured builder: 26 to 23 µs at 100,000,
   1.14× raw C at every N (1.29–1.35× before).
-- **export** reads 0.85–1.19× `sqlite3 -json`'s time over the last three runs (hyperfine alone
+- **export** reads 0.85–1.19× `sqlite3 -json`'s time over the last four runs (hyperfine alone
   this round: 2.63 s against 2.29 s, user time 1.56 s against 1.50 s). It writes to a temporary
   file that it `fsync`s and renames, so a crash never leaves half an export; the peer's shell
   redirection does neither, and the flush of 390 MB is most of the difference. `perf`: the

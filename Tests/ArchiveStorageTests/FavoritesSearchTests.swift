@@ -224,7 +224,7 @@ struct FavoritesSearchTests {
         #expect(try database.favorites.search(FavoritesQuery(keyword: "A"), after: nil, limit: 10).page.map(\.id) == [1])
     }
 
-    // MARK: - Without the index
+    // MARK: - The index against the table
 
     /// `check` compares the index's own count of favorites with the table's, reading
     /// only: the engine's writes keep them equal, another program's deletes do not.
@@ -261,6 +261,8 @@ struct FavoritesSearchTests {
         #expect(decoded([0x81, 0x80]) == nil)
         #expect(decoded([]) == nil)
     }
+
+    // MARK: - Without the index
 
     /// A database whose index was dropped (to save space, say) still stores,
     /// removes and finds everything: the engine skips the index and scans.
