@@ -21,14 +21,16 @@ enum SearchIndexTotals {
         /// The index holds this many rows (0 for an index that never held one,
         /// which has no totals yet).
         case rows(Int)
-        /// The totals record is not a varint-encoded count.
+        /// The totals record is not a blob that starts with a varint.
         case unreadable
     }
 
     /// Reads the number of rows the index holds.
     static func read(in db: Database) throws -> Reading {
         guard try db.tableExists(dataTable) else { return .noIndex }
-        guard let block = try db.fetchOne("SELECT block FROM \(dataTable) WHERE id = 1", row: { try $0.column(Data?.self, at: 0) }) else {
+        // A value that is not a blob (another program's write) reads as NULL: unreadable.
+        let sql = "SELECT CASE WHEN typeof(block) = 'blob' THEN block END FROM \(dataTable) WHERE id = 1"
+        guard let block = try db.fetchOne(sql, row: { try $0.column(Data?.self, at: 0) }) else {
             return .rows(0)
         }
         guard let block, let (value, _) = varint(in: block), value <= UInt64(Int.max) else { return .unreadable }

@@ -239,10 +239,12 @@ struct FavoritesSearchTests {
         #expect(try database.integrityReport().problems.first?.contains("holds 200 favorites, the table 150") == true)
         #expect(try database.favorites.rebuildSearchIndex() == 150)
         #expect(try database.integrityReport().isOK)
-        try database.queue.write { db in try db.execute("UPDATE archive_objects_search_data SET block = x'80' WHERE id = 1") }
-        #expect(try database.integrityReport().problems == [
-            "the favorites search index's totals cannot be read: run `archive reindex`",
-        ])
+        for damaged in ["x'80'", "'150'", "NULL"] {
+            try database.queue.write { db in try db.execute("UPDATE archive_objects_search_data SET block = \(damaged) WHERE id = 1") }
+            #expect(try database.integrityReport().problems == [
+                "the favorites search index's totals cannot be read: run `archive reindex`",
+            ], "\(damaged)")
+        }
         #expect(try database.favorites.rebuildSearchIndex() == 150)
         #expect(try database.integrityReport().isOK)
     }
