@@ -27,7 +27,6 @@ let package = Package(
             name: "BenchmarkPeers",
             dependencies: [
                 "CRawSQLitePeer",
-                "MergeWorkload",
                 .product(name: "ArchiveStorage", package: root),
                 .product(name: "ArchiveCore", package: root),
                 .product(name: "ArchiveAPI", package: root),
@@ -51,6 +50,7 @@ let package = Package(
             name: "StorageBenchmarks",
             dependencies: [
                 "BenchmarkPeers",
+                "MergeWorkload",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/StorageBenchmarks",

@@ -131,7 +131,7 @@ public struct ArchiveDatabase: Sendable {
         }
         var favorites = 0
         if try db.tableExists("archive_objects") {
-            favorites = try db.fetchOne("SELECT count(*) FROM archive_objects") { try $0.column(Int.self, at: 0) } ?? 0
+            favorites = try SQLiteStoredArchiveDataRepository.count(in: db)
             let range = StoredArchiveObject.storedAtRange
             problems += try db.fetchAll(
                 "SELECT id, CAST(stored_at AS TEXT) FROM archive_objects WHERE typeof(stored_at) <> 'integer' OR stored_at NOT BETWEEN ? AND ? ORDER BY id LIMIT 100",

@@ -11,7 +11,7 @@ import Foundation
 /// Opening a queue validates the file before anything is written to it, then
 /// switches it to WAL and runs the pending migrations (see ``Migrator``).
 ///
-/// `@unchecked Sendable` is safe because `database`, a non-Sendable class, is only
+/// The unchecked `Sendable` conformance is safe because `database`, a non-Sendable class, is only
 /// touched while `lock` is held, and the closures given to `read`/`write`/`snapshot`
 /// receive it for the duration of the call only (this type's contract: never keep
 /// the `Database` or its statements outside the closure). Every other stored

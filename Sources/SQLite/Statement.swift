@@ -117,22 +117,6 @@ public final class Statement {
         return sqlite3_column_int64(handle, index)
     }
 
-    /// Reads a TEXT column as `String`, for hot loops.
-    public func string(at index: Int32) throws -> String {
-        try String.read(from: self, at: index)
-    }
-
-    /// Calls `body` with the bytes of the TEXT column `index` of the current row,
-    /// valid only during the call (no `String` is made): for copying rows in hot loops.
-    @inlinable
-    public func withText<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
-        let type = sqlite3_column_type(handle, index)
-        guard type == SQLITE_TEXT else { throw typeMismatch(type, at: index, expected: "String") }
-        // The pointer first, then its length (SQLite's documented order).
-        guard let bytes = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
-    }
-
     /// Calls `body` with the column `index` of the current row as text bytes, the
     /// way SQLite converts it (a number becomes its decimal text, a BLOB its bytes,
     /// NULL no bytes), valid only during the call. For the TEXT columns of a table

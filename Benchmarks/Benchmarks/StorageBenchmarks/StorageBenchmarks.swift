@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkPeers
 import Foundation
+import MergeWorkload
 
 // Every benchmark runs in a process of its own (ordo-one/benchmark does that),
 // so peak memory is per workload. Database files are built once per peer and
@@ -61,7 +62,7 @@ let benchmarks: @Sendable () -> Void = {
                 var iteration = 0
                 for _ in benchmark.scaledIterations {
                     iteration += 1
-                    let ids = WorkloadData.mergeIDs(for: count, iteration: iteration)
+                    let ids = MergeWorkload.ids(for: count, iteration: iteration)
                     benchmark.startMeasurement()
                     blackHole(try instance.storedIDs(among: ids))
                     benchmark.stopMeasurement()
@@ -132,7 +133,7 @@ let benchmarks: @Sendable () -> Void = {
             var iteration = 0
             for _ in benchmark.scaledIterations {
                 iteration += 1
-                let ids = WorkloadData.mergeIDs(for: count, iteration: iteration)
+                let ids = MergeWorkload.ids(for: count, iteration: iteration)
                 benchmark.startMeasurement()
                 blackHole(try original.storedIDs(among: ids))
                 benchmark.stopMeasurement()

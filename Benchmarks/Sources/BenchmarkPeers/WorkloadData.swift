@@ -1,7 +1,6 @@
 import ArchiveStorage
 import CRawSQLitePeer
 import Foundation
-import MergeWorkload
 
 /// The favorites of a workload of size N, deterministic: IDs 2, 4, ..., 2N
 /// (so that any run of consecutive IDs is about half stored), about 200 bytes
@@ -63,10 +62,5 @@ public final class WorkloadData: @unchecked Sendable {
             shopName: "お店 \(number % 997) 号店",
             introduction: "\(phrase)一皿。毎日仕込む自家製のソースと、厳選した食材で作る当店自慢の料理です。番号 \(id)",
             storedAt: Date(millisecondsSince1970: epochMilliseconds + Int64(id)))
-    }
-
-    /// 50 consecutive IDs starting at a deterministic point: about half of them stored.
-    public static func mergeIDs(for count: Int, iteration: Int) -> [Int] {
-        MergeWorkload.ids(for: count, iteration: iteration)
     }
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-// WorkloadData.mergeIDs: SplitMix64 seeded with iteration + 0x9E3779B9.
+// MergeWorkload.ids: SplitMix64 seeded with iteration + 0x9E3779B9.
 static int64_t merge_start(int64_t count, uint64_t iteration) {
     uint64_t state = iteration + 0x9E3779B9ULL;
     state += 0x9E3779B97F4A7C15ULL;

@@ -22,7 +22,7 @@ struct ReindexCommand: ArchiveSubcommand {
         if json {
             try JSONOutput.print(OutputShapes.Reindex(database: session.location.databasePath, favorites: favorites))
         } else {
-            print("rebuilt the search index: \(favorites) favorites")
+            print("rebuilt the search index: \(favorites) favorite\(favorites == 1 ? "" : "s")")
         }
     }
 }
