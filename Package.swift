@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SQLite", targets: ["SQLite"]),
+        .library(name: "MigrationChecksum", targets: ["MigrationChecksum"]),
         .library(name: "ArchiveSearch", targets: ["ArchiveSearch"]),
         .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
         .library(name: "Redux", targets: ["Redux"]),
@@ -38,7 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // SHA-256 of the migrations (their checksums are stored in every database).
+        // SHA-256 of the migrations (their checksums are stored in every database),
+        // computed at build time by the migrations' embedder.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
@@ -50,11 +52,19 @@ let package = Package(
         ),
         .target(
             name: "SQLite",
-            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        // SHA-256 of a migration's SQL: used at build time (the shipped migrations'
+        // checksums) and by tests; no process that opens a database links it.
+        .target(
+            name: "MigrationChecksum",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "MigrationsEmbedder",
+            dependencies: ["MigrationChecksum"],
             swiftSettings: swiftSettings
         ),
         .plugin(
@@ -145,12 +155,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteTests",
-            dependencies: ["SQLite", "TestSupport"],
+            dependencies: ["SQLite", "MigrationChecksum", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ArchiveStorageTests",
-            dependencies: ["ArchiveStorage", "SQLite", "TestSupport"],
+            dependencies: ["ArchiveStorage", "MigrationChecksum", "SQLite", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

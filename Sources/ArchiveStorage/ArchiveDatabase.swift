@@ -1,5 +1,14 @@
 public import SQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An archive database file (or `:memory:`), opened, validated and migrated,
 /// with its repositories: favorites, key-value entries and the onboarding flag.

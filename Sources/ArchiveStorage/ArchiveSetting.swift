@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One setting of the archive: a key of the ``KeyValueStore`` with its type,
 /// default and rules — the jobs UserDefaults had in the original app.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 extension Date {
     /// The date as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds), as exports and JSON output write it.

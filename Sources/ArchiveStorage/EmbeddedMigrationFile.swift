@@ -4,4 +4,6 @@ struct EmbeddedMigrationFile: Sendable {
     let fileName: String
     /// The file's exact text.
     let sql: String
+    /// SHA-256 of `sql`, computed by the plugin's tool (`MigrationChecksum`).
+    let checksum: String
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The result of checking a database file: SQLite's integrity and foreign-key
 /// checks, the archive's own rules, and the row counts.

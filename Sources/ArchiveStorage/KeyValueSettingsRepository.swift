@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 
 /// ``SettingsRepository`` on the ``KeyValueStore``: each setting is the entry of its name.
@@ -36,14 +40,24 @@ public struct KeyValueSettingsRepository: SettingsRepository {
         }
     }
 
+    /// Writes the search only when it differs from the one remembered: a repeated
+    /// search (`archive search --last`, the same query again) takes no write lock,
+    /// and a process that otherwise only reads creates no WAL to sync and checkpoint.
     public func rememberSearch(keyword: String, category: String) throws {
+        // A value that cannot be read (another program stored the wrong type) is overwritten.
+        let remembered = try? store.queue.snapshot { _ in
+            [try storedValue(of: .lastSearchKeyword), try storedValue(of: .lastSearchCategory)]
+        }
+        guard remembered != [.string(keyword), .string(category)] else { return }
         try store.queue.write { _ in
             try write(.string(keyword), for: .lastSearchKeyword)
             try write(.string(category), for: .lastSearchCategory)
         }
     }
 
+    /// Writes the view only when it differs from the one remembered (see ``rememberSearch(keyword:category:)``).
     public func rememberView(_ view: ArchiveView) throws {
+        guard (try? storedValue(of: .lastView)) != .string(view.rawValue) else { return }
         try write(.string(view.rawValue), for: .lastView)
     }
 

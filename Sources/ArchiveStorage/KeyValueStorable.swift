@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import SQLite
 
 /// A type that can be kept in the ``KeyValueStore``.

@@ -1,5 +1,9 @@
 package import SQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Typed key-value entries in the archive database: the UserDefaults of the original app.
 ///

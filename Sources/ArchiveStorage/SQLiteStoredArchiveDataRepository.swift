@@ -1,5 +1,9 @@
 package import SQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// ``StoredArchiveDataRepository`` on SQLite: the `archive_objects` table of an ``ArchiveDatabase``.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 
 /// How many favorites the search index holds, read from FTS5's own totals.

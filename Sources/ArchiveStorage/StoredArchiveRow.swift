@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// One favorite of a ``StoredArchivePage``: its ID and date at once, its texts
 /// decoded from the page's bytes each time they are read.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import CSQLite
 #if canImport(Glibc)
 import Glibc
@@ -95,8 +104,11 @@ public final class Database {
     /// SQLite's own message ("unable to open database file") does not tell.
     static func unwritableReason(path: String, readOnly: Bool) -> String? {
         guard !readOnly, path != inMemoryPath, !path.isEmpty else { return nil }
-        let directory = (path as NSString).deletingLastPathComponent
-        let folder = directory.isEmpty ? "." : directory
+        let folder = switch path.lastIndex(of: "/") {
+        case nil: "."
+        case path.startIndex: "/"
+        case let slash?: String(path[..<slash])
+        }
         if access(folder, W_OK) != 0 {
             return "the directory \(folder) is not writable (\(String(cString: strerror(errno)))); SQLite needs to create the -wal and -shm files beside the database, so use a database in a writable place"
         }

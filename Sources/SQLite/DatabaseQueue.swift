@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one owner of a ``Database`` connection: every access is serialized by a lock.
 ///
@@ -17,7 +26,7 @@ import Foundation
 /// the `Database` or its statements outside the closure). Every other stored
 /// property is an immutable `let` of a Sendable type.
 public final class DatabaseQueue: @unchecked Sendable {
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     private let database: Database
 
     /// The file path, or `:memory:`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 internal import CSQLite
 
 /// A Swift value that can be bound to a statement parameter and read back from a column.

@@ -1,9 +1,9 @@
-import Crypto
-
 /// One step of a schema: a version, a name and the SQL that performs it.
 ///
 /// Its checksum (SHA-256 of the SQL's UTF-8 bytes) is recorded when it is
-/// applied, so that an applied migration edited afterwards is refused.
+/// applied, so that an applied migration edited afterwards is refused. This
+/// module does not hash: the checksum is given (computed at build time for the
+/// shipped migrations, or by the `MigrationChecksum` module).
 public struct Migration: Sendable, Hashable {
     /// The version: migrations run in increasing order of it.
     public let version: Int
@@ -14,35 +14,24 @@ public struct Migration: Sendable, Hashable {
     /// SHA-256 of `sql`, 64 lowercase hexadecimal digits.
     public let checksum: String
 
-    /// Creates a migration from its parts.
-    public init(version: Int, name: String, sql: String) {
+    /// Creates a migration from its parts; `checksum` is SHA-256 of `sql` as 64
+    /// lowercase hexadecimal digits (``MigrationChecksum`` computes it; the shipped
+    /// migrations carry theirs from the build).
+    public init(version: Int, name: String, sql: String, checksum: String) {
         self.version = version
         self.name = name
         self.sql = sql
-        self.checksum = Self.checksum(of: sql)
-    }
-
-    /// SHA-256 of `sql`'s UTF-8 bytes as 64 lowercase hexadecimal digits: the
-    /// checksum recorded in `schema_migrations` (it must never change for a given text).
-    public static func checksum(of sql: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(sql.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        self.checksum = checksum
     }
 
     /// Creates a migration from a file named `NNNN_snake_name.sql` and its contents.
     ///
     /// Throws ``MigrationError/invalidFileName(_:)`` for any other name.
-    public init(fileName: String, sql: String) throws {
+    public init(fileName: String, sql: String, checksum: String) throws {
         guard let (version, name) = Self.parse(fileName: fileName) else {
             throw MigrationError.invalidFileName(fileName)
         }
-        self.init(version: version, name: name, sql: sql)
+        self.init(version: version, name: name, sql: sql, checksum: checksum)
     }
 
     /// The file name this migration has in `Migrations/`, such as `0001_create_archive_objects.sql`.

@@ -64,12 +64,20 @@ struct CLISettingsTests {
     @Test func searchLastRepeatsTheLastSearchAndCheckShowsTheInstallDate() throws {
         let first = try cli.run(["search", "チーズ", "--category", "洋食", "--json"])
         #expect(first.status == 0)
+        // The search is remembered only when it changes: repeating it leaves the file
+        // byte for byte as it was (no write, so no WAL to sync and checkpoint at exit).
+        let remembered = FileSnapshot(path: cli.database)
         let again = try cli.run(["search", "--last", "--json"])
         #expect(again.status == 0)
         #expect(again.stdout == first.stdout)
+        #expect(remembered.isUnchanged, "a repeated search wrote to the database")
+        #expect(!FileManager.default.fileExists(atPath: cli.database + "-wal"))
         let shape = try #require(try again.json() as? [String: Any])
         #expect(shape["keyword"] as? String == "チーズ" && shape["category"] as? String == "洋食")
         #expect(try cli.run(["settings", "get", "lastSearchCategory"]).stdout == "洋食\n")
+        #expect(try cli.run(["search", "チーズ", "--json"]).status == 0)
+        #expect(!remembered.isUnchanged, "a new search is remembered")
+        #expect(try cli.run(["settings", "get", "lastSearchCategory"]).stdout == "\n")
 
         let check = try cli.run(["check"])
         #expect(check.status == 0)

@@ -1,5 +1,6 @@
 import ArchiveStorage
 import Foundation
+import MigrationChecksum
 import SQLite
 import Testing
 
@@ -17,6 +18,8 @@ struct ArchiveMigrationsTests {
         for migration in embedded {
             let text = try String(contentsOf: Self.migrationsDirectory.appendingPathComponent(migration.fileName), encoding: .utf8)
             #expect(migration.sql == text, "\(migration.fileName) differs from its embedded copy")
+            // The checksum embedded at build time is SHA-256 of the file, as databases record it.
+            #expect(migration.checksum == MigrationChecksum.sha256(of: text), "\(migration.fileName)'s embedded checksum")
         }
         #expect(embedded.map(\.version) == Array(1...embedded.count))
     }

@@ -79,6 +79,29 @@ struct SettingsRepositoryTests {
         #expect(try database.settings.lastSearch().keyword == "")
     }
 
+    @Test func rememberingWritesOnlyWhatChangedAndRepairsAWrongType() throws {
+        let database = try ArchiveDatabase.inMemory()
+        func changes() throws -> Int {
+            try database.queue.read { try $0.fetchOne("SELECT total_changes()") { try $0.column(at: 0) as Int } } ?? -1
+        }
+        try database.settings.rememberSearch(keyword: "寿司", category: "和食")
+        try database.settings.rememberView(.favorites)
+        let written = try changes()
+        try database.settings.rememberSearch(keyword: "寿司", category: "和食")
+        try database.settings.rememberView(.favorites)
+        #expect(try changes() == written, "the same search and view again write nothing")
+        try database.settings.rememberSearch(keyword: "寿司", category: "")
+        #expect(try changes() > written)
+        #expect(try database.settings.lastSearch() == LastSearch(keyword: "寿司", category: "", view: .favorites))
+        // Another program stored an int: remembering overwrites it rather than failing.
+        for name in ["lastSearchKeyword", "lastView"] {
+            try database.keyValueStore.set(7, for: KeyValueStore.Key<Int>(name, default: 0))
+        }
+        try database.settings.rememberSearch(keyword: "寿司", category: "")
+        try database.settings.rememberView(.favorites)
+        #expect(try database.settings.lastSearch() == LastSearch(keyword: "寿司", category: "", view: .favorites))
+    }
+
     @Test func entriesEncodeTheDocumentedShape() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -1,31 +1,38 @@
 import Foundation
+import MigrationChecksum
 import SQLite
 import TestSupport
 import Testing
 
 struct MigrationTests {
-    static let createThings = Migration(version: 1, name: "create_things", sql: "CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT NOT NULL);")
-    static let addColor = Migration(version: 2, name: "add_color", sql: "ALTER TABLE things ADD COLUMN color TEXT;")
-    static let broken = Migration(
-        version: 3, name: "broken",
-        sql: "CREATE TABLE half_done (id INTEGER); INSERT INTO things (id, name) VALUES (99, 'x'); THIS IS NOT SQL;")
+    /// A migration with its checksum, as the shipped ones carry it from the build.
+    static func migration(_ version: Int, _ name: String, _ sql: String) -> Migration {
+        Migration(version: version, name: name, sql: sql, checksum: MigrationChecksum.sha256(of: sql))
+    }
+
+    static let createThings = migration(1, "create_things", "CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT NOT NULL);")
+    static let addColor = migration(2, "add_color", "ALTER TABLE things ADD COLUMN color TEXT;")
+    static let broken = migration(
+        3, "broken",
+        "CREATE TABLE half_done (id INTEGER); INSERT INTO things (id, name) VALUES (99, 'x'); THIS IS NOT SQL;")
 
     static func migrator(_ migrations: Migration...) throws -> Migrator {
         try Migrator(migrations: migrations)
     }
 
     @Test func fileNamesParseIntoVersionAndName() throws {
-        let migration = try Migration(fileName: "0001_create_archive_objects.sql", sql: "SELECT 1;")
+        let migration = try Migration(fileName: "0001_create_archive_objects.sql", sql: "SELECT 1;", checksum: "c")
         #expect(migration.version == 1)
         #expect(migration.name == "create_archive_objects")
         #expect(migration.fileName == "0001_create_archive_objects.sql")
+        #expect(migration.checksum == "c")
         for bad in ["1_x.sql", "0001-x.sql", "0001_X.sql", "0001_.sql", "abcd_x.sql", "0001_x.txt", "0000_x.sql", "0001_x y.sql"] {
-            #expect(throws: MigrationError.invalidFileName(bad)) { try Migration(fileName: bad, sql: "") }
+            #expect(throws: MigrationError.invalidFileName(bad)) { try Migration(fileName: bad, sql: "", checksum: "") }
         }
     }
 
     @Test func duplicateVersionsAreRefused() {
-        let twin = Migration(version: 1, name: "twin", sql: "SELECT 1;")
+        let twin = Self.migration(1, "twin", "SELECT 1;")
         #expect(throws: MigrationError.self) { try Migrator(migrations: [Self.createThings, twin]) }
     }
 
@@ -75,7 +82,7 @@ struct MigrationTests {
         let path = directory.path("edited.sqlite3")
         _ = try DatabaseQueue(path: path, migrator: Self.migrator(Self.createThings))
         let snapshot = FileSnapshot(path: path)
-        let edited = Migration(version: 1, name: "create_things", sql: Self.createThings.sql + " -- edited")
+        let edited = Self.migration(1, "create_things", Self.createThings.sql + " -- edited")
         let error = try #require(throws: MigrationError.self) {
             _ = try DatabaseQueue(path: path, migrator: Self.migrator(edited))
         }

@@ -1,0 +1,23 @@
+import Crypto
+
+/// The checksum a migration is recorded with: SHA-256 of its SQL.
+///
+/// Computed at build time: the `EmbedMigrations` plugin's tool writes each shipped
+/// migration's checksum next to its text, so a process that opens a database
+/// neither hashes nor links swift-crypto (its BoringSSL costs an embedding process
+/// about 1 MB of resident memory). A program that builds ``SQLite/Migration``s at
+/// run time computes their checksums here.
+public enum MigrationChecksum {
+    /// SHA-256 of `sql`'s UTF-8 bytes as 64 lowercase hexadecimal digits: the
+    /// checksum recorded in `schema_migrations` (it must never change for a given text).
+    public static func sha256(of sql: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(sql.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+}
