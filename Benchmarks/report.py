@@ -248,9 +248,9 @@ def main():
 ## Notes on the misses
 
 - **import with the search index** is 0.23–0.45× of the import without it over the full runs
-  of the last two rounds, 0.23–0.30× in this one (target 0.6×). Each favorite has about 133 characters of text, so about
+  of the last three rounds, 0.27–0.40× in this one (target 0.6×). Each favorite has about 133 characters of text, so about
   133 grams, one per character: that is what makes 1- and 2-character keywords (`蕎`, `寿司`)
-  exact prefix queries. Where the time goes, measured this round on 200,000 favorites with a
+  exact prefix queries. Where the time goes, measured last round on 200,000 favorites with a
   probe binary that links the engine and swaps what its tokenizer hands FTS5 (one process, the
   same fixture data): no index 0.66 s; the index's statements with a tokenizer that hands FTS5
   nothing 0.95 s (**0.69×**); cutting the grams but handing FTS5 none 1.14 s (**0.58×**); handing
@@ -278,24 +278,25 @@ def main():
   alone). The fixtures are reused between runs, so the earlier runs read 60–115 µs at 10,000
   (74× and 43× the scan) depending on how many toggles had run on them; `PrepareFixtures` now
   merges each fixture's index back into one segment, as an import leaves it, before every run
-  (this run: 143×). The search benchmarks run first and read slower in a full run than alone
-  (61 against 37 µs at 10,000, 0.92 against 0.51 ms at 1,000,000), and so does the scan beside
-  them (8.7 against 4.8 ms at 10,000): the machine, not the index, so the ratios hold.
+  (130–143× since). The search benchmarks run first and can read slower in a full run than alone
+  (last round: 61 against 37 µs at 10,000, 0.92 against 0.51 ms at 1,000,000), and so does the
+  scan beside them (8.7 against 4.8 ms at 10,000): the machine, not the index, so the ratios hold.
 - **import end to end**: `archive import` of the 1M export took 72 s in the previous round: an
   export lists favorites newest first, and FTS5 writes its pending index out as a new segment
   whenever a row's ID is lower than the one before, so it wrote one per favorite. Favorites that
   arrive out of ID order are now indexed at the end of the import, in ID order, in the same
-  transaction: 22–23 s, 0.61× raw C's rate (raw C: rows already parsed, with the same index
-  statements). The Python script keeps no index (it cannot load the engine's tokenizer), so its
-  row (1.96–2.02× its time over two runs) compares unlike work: the index is about 10 of the 21–23 s
-  (the harness: 14 s with it, 3.7 s without). Peak memory 59 MB
+  transaction: 22–25 s, 0.61–0.83× raw C's rate over the last runs (raw C: rows already parsed,
+  with the same index statements). The Python script keeps no index (it cannot load the engine's
+  tokenizer), so its row (1.61–2.09× its time over the last four full runs) compares unlike work:
+  the index is about 10 of the 21–25 s (the harness: 14 s with it, 3.7 s without). Peak memory 58 MB
   (the duplicate counter's Bloom filter is now sized for the smallest possible record, 8 MB
   instead of 16).
 - **engine against raw C** at import and toggle run the same statements (the C peer's bulk
   insert also ends with `optimize`). Import reads 0.80–1.06× over the last three runs. Toggle
   (one transaction per add or remove, each writing a small FTS5 segment that FTS5 merges every
-  few toggles, so p99 is 4 ms) moved between 0.69× and 1.39× across runs; run alone this round,
-  the engine's p50 was 153 µs and raw C's 158 µs at 10,000. This machine's speed varies within
+  few toggles, so p99 is 4 ms) moved between 0.60× and 1.39× across runs (0.60× at 10,000 in
+  this one, 1.02–1.17× in a first full run this round); run alone last round, the engine's p50
+  was 153 µs and raw C's 158 µs at 10,000. This machine's speed varies within
   and between runs (see "Small N").
 - **page** (the 50 newest favorites): a page keeps the rows' bytes and decodes a text only when it
   is read, and the Favorites state now keeps those rows too (the reducer no longer decodes every
@@ -303,42 +304,43 @@ def main():
   asking each column's type (a number another program stored in a text column reads as its
   text), and the loop no longer appends through a captured builder: 26 to 23 µs at 100,000,
   1.14× raw C at every N (1.29–1.35× before).
-- **export** reads 0.85–1.19× `sqlite3 -json`'s time over the last four runs (hyperfine alone
-  this round: 2.63 s against 2.29 s, user time 1.56 s against 1.50 s). It writes to a temporary
+- **export** reads 0.85–1.19× `sqlite3 -json`'s time over the last six runs (hyperfine alone
+  last round: 2.63 s against 2.29 s, user time 1.56 s against 1.50 s). It writes to a temporary
   file that it `fsync`s and renames, so a crash never leaves half an export; the peer's shell
   redirection does neither, and the flush of 390 MB is most of the difference. `perf`: the
   kernel copying the output into the page cache is a quarter of the samples, for both.
-- **standalone merge memory**: measured from a C parent (`PeakRSS`). The engine's merge process
-  links the engine alone: 22.7 MB dynamic; with the static runtime 16.7 MB last round and now,
-  built as README says to install (`-Xlinker --no-export-dynamic`), the figure in the table.
-  The merges are not the difference (1,000 of them add about 2 MB to either); opening is. At
-  exit (an `LD_PRELOAD`ed reader of `/proc/self/smaps`): the static engine process holds 11.7 MB,
-  4.4 MB of it its own code pages (the kernel maps 64 KB around every page it faults in), where
-  the C process holds 6.6 MB, 1.8 MB of it `libswiftCore`, which SwiftPM links into the C target
-  too. Linking without PIE (`-no-pie`, no relocations to apply at start) took the static process
-  from 16.5 to 14.6 MB, 1.74× the C peer; I did not take it, because it gives up address-space
-  randomization for a binary that parses files from anywhere and serves HTTP. What would close
-  the rest: fewer code pages touched at start (the engine's modules on FoundationEssentials,
-  the migrations' checksums computed at build time instead of through swift-crypto's BoringSSL).
-- **Store search** p50 is 320–371 µs (target 500 µs) since the last search is remembered when a
-  front leaves instead of at every search (1,950 µs in the previous round's run).
-- **cold start** (`archive search`, whole process) is 8.4–10.1× the `sqlite3` CLI as built by
-  `swift build -c release`. Built as README now says to install it, with the static runtime and
-  without SwiftPM's `--export-dynamic`, it is the "static runtime" column: the flag removes
-  38,000 exported symbols that the loader resolved against and the runtime's start-up searched
-  linearly (`_dl_addr`, from its backtracer set-up, 4 % of a cold run): 15.6 to 12.7 ms in
-  hyperfine, alone. A static hello-world that imports Foundation starts in 1.7 ms, as fast as
-  `sqlite3`, so the Swift runtime is not the cost; what the profile of 12 cold runs of the static
-  build shows (`perf record --call-graph dwarf`): page faults 32 %, the loader applying 129,000
-  relative relocations of a 158 MB PIE 18 %, the runtime's protocol-conformance scans 15 % (each
-  first `as?` walks every conformance record of the binary, most from the HTTP stacks), and
-  ArgumentParser's parse 11 %. Tried and not taken: `-no-pie` (about 1 ms, see the memory note),
-  packed relative relocations (`-z pack-relative-relocs` with lld: no measurable change). What
-  would close it is a smaller binary for the local commands: the HTTP client and `serve` in a
-  helper executable that `archive` runs when a command needs them (as git does with
-  `git-remote-https`), which removes most of the records, relocations and pages. That changes
-  the product's shape (two binaries to install) and is left for a decision.
-  `archive add` + `archive remove` pays the same start-up twice.
+- **standalone merge memory** (a program linking only the engine; `PeakRSS`, a C parent) is
+  within 1.5× of the C peer with the static runtime since this round: 16.5 to 11.8–11.9 MB (two
+  full runs). The engine (`SQLite`, `ArchiveSearch`, `ArchiveStorage`) now imports FoundationEssentials instead of
+  Foundation, and no longer links swift-crypto: the migrations' SHA-256 checksums are computed
+  when the build embeds them (`MigrationChecksum`), so opening a database hashes nothing. Measured
+  one step at a time on a scratch copy: FoundationEssentials 16.5 to 13.1 MB (the binary 82 to
+  33 MB), then no BoringSSL 13.1 to 12.2 MB. The dynamic build went from 22.8 to 15.5 MB; it maps
+  `libFoundationEssentials` and `libswiftCore` as shared libraries, which the static build
+  does not pay for. What is left against C (about 3.5 MB): the Swift runtime's metadata and
+  the pages of code the kernel maps around each fault (64 KB). `-no-pie` would take about 2 MB
+  more (measured last round); not taken, as it gives up address-space randomization.
+- **Store search** p50 is 292–389 µs over the last runs (target 500 µs). A first full run this
+  round read 596 µs, and 587 µs run alone right after it, when the machine was slower (raw C's
+  page read 33–37 µs alone, 21–23 µs in the other runs); this run, on the same code, 389 µs.
+- **cold start** (whole process): `archive search` no longer writes when it repeats the
+  remembered search (`archive search --last`, or the same query twice, as the benchmark runs
+  it): such a process only reads, so SQLite has no WAL frames to sync and checkpoint at exit
+  (four `fdatasync`s gone). Static build, hyperfine alone on the same file: 16.6 to 14.1 ms.
+  Last round proposed moving the HTTP client and `serve` into a helper executable; measured
+  first this round, on a scratch build of `archive` without them (AsyncHTTPClient, SwiftNIO and
+  Hummingbird removed): 17.0 against 14.9 ms in the same hyperfine run, about 2 ms of the 12 ms
+  gap, so it would not close it and I did not do it. The profile of that smaller binary (`perf
+  record -g`, 30 cold runs): page faults 22 % of samples, ArgumentParser's parse 17.6 % (half of
+  it, 8.8 %, its check for `--generate-completion-script`, which parses two pseudo-commands
+  through reflection on every run), protocol-conformance scans 12 %, the loader's relocations
+  10 %, opening the database 3.7 %. A static hello-world that imports Foundation starts in
+  1.7 ms, as fast as `sqlite3`; what remains is the start-up of a Swift program of this size:
+  type metadata and conformance lookups triggered by the first use of ArgumentParser, Foundation's
+  JSON and the Store, and the relocations and page faults of a 150 MB binary. Tried and not
+  taken in earlier rounds: `-no-pie` (about 1 ms), packed relative relocations (no change).
+  Reaching 2.5× would need fronts that parse their arguments without reflection, that is
+  without ArgumentParser; `archive add` + `archive remove` pays the same start-up twice.
 - **Small N** ratios (N = 10,000) move by ±20 % between runs on this 2-core machine (each
   benchmark is a separate process sharing the cores with the harness); the larger N are steadier.
 - Callgrind cannot read this toolchain's DWARF 5 debug info (`valgrind` gives up), so profiles

@@ -3,14 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+internal import CSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-#endif
-internal import CSQLite
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// One SQLite connection. It owns its `sqlite3*` and closes it in `deinit`.

@@ -1,14 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The one owner of a ``Database`` connection: every access is serialized by a lock.
 ///
 /// Why a lock and not an actor: SQLite calls are short and synchronous, the
