@@ -6,7 +6,8 @@ public import Foundation
 /// `{"id":17,"photoUrl":"…","category":"洋食","dishName":"…","shopName":"…","introduction":"…","storedAt":"2026-11-22T04:19:57.123Z"}`.
 ///
 /// It reads through keyset pages and writes in 64 KiB chunks, so memory stays
-/// bounded whatever the number of favorites.
+/// bounded whatever the number of favorites; a file is written back to disk as
+/// it grows (``WritebackHint``).
 public enum FavoritesExporter {
     /// Writes every favorite of `favorites` to `handle`; `progress` gets the count written so far.
     /// Returns the count written.
@@ -17,10 +18,12 @@ public enum FavoritesExporter {
     ) throws -> Int {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 17)
+        var writeback = WritebackHint(descriptor: handle.fileDescriptor)
         func flush(force: Bool) throws {
             guard force || buffer.count >= 1 << 16 else { return }
             do {
                 try handle.write(contentsOf: buffer)
+                writeback.wrote(buffer.count)
             } catch {
                 throw ExportError.cannotWrite(path: ExportError.unnamedOutput, reason: error.localizedDescription)
             }
