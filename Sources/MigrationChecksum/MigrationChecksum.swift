@@ -5,7 +5,7 @@ import Crypto
 /// Computed at build time: the `EmbedMigrations` plugin's tool writes each shipped
 /// migration's checksum next to its text, so a process that opens a database
 /// neither hashes nor links swift-crypto (its BoringSSL costs an embedding process
-/// about 1 MB of resident memory). A program that builds ``SQLite/Migration``s at
+/// about 1 MB of resident memory). A program that builds `Migration`s at
 /// run time computes their checksums here.
 public enum MigrationChecksum {
     /// SHA-256 of `sql`'s UTF-8 bytes as 64 lowercase hexadecimal digits: the
