@@ -27,10 +27,13 @@ struct WritebackHint {
     /// Where the last advice ended.
     private var advised = 0
 
-    /// Hints for the file open on `descriptor`.
+    /// Hints for the file open on `descriptor` (on Linux; elsewhere, where there is
+    /// no `posix_fadvise`, it does nothing).
     init(descriptor: Int32) {
         self.init { offset, length in
+            #if os(Linux)
             _ = posix_fadvise(descriptor, off_t(offset), off_t(length), POSIX_FADV_DONTNEED)
+            #endif
         }
     }
 

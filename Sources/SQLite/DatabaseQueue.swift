@@ -12,8 +12,9 @@
 /// The unchecked `Sendable` conformance is safe because `database`, a non-Sendable class, is only
 /// touched while `lock` is held, and the closures given to `read`/`write`/`snapshot`
 /// receive it for the duration of the call only (this type's contract: never keep
-/// the `Database` or its statements outside the closure). Every other stored
-/// property is an immutable `let` of a Sendable type.
+/// the `Database` or its statements outside the closure). `lock` is not `Sendable`
+/// as a Swift type, but it is a pthread mutex, made to be called from any thread,
+/// and it is an immutable `let` that no method replaces; `path` is an immutable `String`.
 public final class DatabaseQueue: @unchecked Sendable {
     private let lock = RecursiveLock()
     private let database: Database
