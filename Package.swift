@@ -107,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "ArchiveTransfer",
-            dependencies: ["ArchiveStorage"],
+            dependencies: ["ArchiveStorage", "SQLite"],
             swiftSettings: swiftSettings
         ),
 
@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveTransfer",
+                "ArchiveCore", "ArchiveTransfer", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -125,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveFront",
+                "ArchiveFront", "SQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

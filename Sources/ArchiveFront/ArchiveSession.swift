@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// What a front opens at launch: the database and the catalog of an
 /// ``ArchiveLocation``, and the environment the store runs on.
@@ -49,13 +50,14 @@ public struct ArchiveSession: Sendable {
         case .unused: self.api = BundledArchiveRepository()
         }
         let path = location.databasePath
+        // What the path names (a directory, a FIFO, `dir/`…) is refused before whether it exists is asked.
+        try ArchiveDatabase.checkDatabasePath(path)
         switch access {
         case .existingOnly:
             guard FileManager.default.fileExists(atPath: path) else { throw ArchiveStorageError.noDatabase(path: path) }
         case .createIfMissing:
-            try ArchiveDatabase.checkDatabasePath(path)
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            let directory = FilePathParts(path).directory
+            if !FileManager.default.fileExists(atPath: directory) {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 } catch {

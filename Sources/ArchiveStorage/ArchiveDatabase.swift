@@ -67,10 +67,13 @@ public struct ArchiveDatabase: Sendable {
         self.settings = KeyValueSettingsRepository(store: keyValueStore)
     }
 
-    /// Checks that `path` can hold a database: not empty, and either missing or a
-    /// regular file (symbolic links are followed). Throws ``ArchiveStorageError/notADatabaseFile(path:kind:)``.
+    /// Checks that `path` can hold a database: not empty, not ending in `/`, and either
+    /// missing or a regular file (symbolic links are followed). Throws
+    /// ``ArchiveStorageError/notADatabaseFile(path:kind:)``.
     public static func checkDatabasePath(_ path: String) throws(ArchiveStorageError) {
         guard !path.isEmpty else { throw .notADatabaseFile(path: path, kind: "an empty path") }
+        // `dir/` names a directory: SQLite would create a file named `dir` instead.
+        guard !path.hasSuffix("/") else { throw .notADatabaseFile(path: path, kind: "a directory path (it ends in /)") }
         var info = stat()
         guard stat(path, &info) == 0 else { return }  // missing (or unreadable: SQLite reports that precisely)
         switch info.st_mode & S_IFMT {

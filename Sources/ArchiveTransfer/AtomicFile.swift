@@ -1,4 +1,5 @@
 public import Foundation
+import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,9 +19,8 @@ public struct AtomicFile: Sendable {
 
     /// Runs `body` with a handle on the temporary file, then puts it in place.
     public func write<Result>(_ body: (FileHandle) throws -> Result) throws -> Result {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let parts = FilePathParts(path)
+        let temporary = parts.sibling(named: ".\(parts.name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var existing = stat()
         let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -40,7 +40,7 @@ public struct AtomicFile: Sendable {
             guard rename(temporary, path) == 0 else {
                 throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
             }
-            Self.syncDirectory(directory.isEmpty ? "." : directory)
+            Self.syncDirectory(parts.directory)
             return result
         } catch {
             if !closed { close(descriptor) }

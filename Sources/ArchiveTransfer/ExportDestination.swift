@@ -1,4 +1,5 @@
 public import Foundation
+import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,6 +32,7 @@ public enum ExportDestination: Sendable, Hashable {
             return .standardOutput
         }
         guard !argument.isEmpty else { throw .invalidOutput(path: argument, reason: "the path is empty") }
+        guard !argument.hasSuffix("/") else { throw .invalidOutput(path: argument, reason: "it ends in /, so it names a directory; name a file inside it") }
         let target = resolveLinks(argument)
         if protected.contains(path: target) {
             throw .outputIsTheDatabase(path: argument, database: databasePath)
@@ -91,7 +93,7 @@ public enum ExportDestination: Sendable, Hashable {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
             current = destination.hasPrefix("/")
                 ? destination
-                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+                : FilePathParts(current).sibling(named: destination)
         }
         return current
     }
@@ -130,12 +132,11 @@ package struct ProtectedFiles {
 
     /// `path` with its directory resolved (symbolic links, `.`, `..`), the last component kept.
     private static func canonical(_ path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let resolved = realpath(directory.isEmpty ? "." : directory, nil).map { pointer in
+        let parts = FilePathParts(path)
+        let resolved = realpath(parts.directory, nil).map { pointer in
             defer { free(pointer) }
             return String(cString: pointer)
-        } ?? directory
-        return (resolved as NSString).appendingPathComponent(name)
+        } ?? parts.directory
+        return FilePathParts.joining(resolved, parts.name)
     }
 }

@@ -101,11 +101,7 @@ public final class Database {
     /// SQLite's own message ("unable to open database file") does not tell.
     static func unwritableReason(path: String, readOnly: Bool) -> String? {
         guard !readOnly, path != inMemoryPath, !path.isEmpty else { return nil }
-        let folder = switch path.lastIndex(of: "/") {
-        case nil: "."
-        case path.startIndex: "/"
-        case let slash?: String(path[..<slash])
-        }
+        let folder = FilePathParts(path).directory
         if access(folder, W_OK) != 0 {
             return "the directory \(folder) is not writable (\(String(cString: strerror(errno)))); SQLite needs to create the -wal and -shm files beside the database, so use a database in a writable place"
         }

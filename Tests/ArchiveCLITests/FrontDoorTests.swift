@@ -140,6 +140,17 @@ struct FrontDoorTests {
         #expect(!names.contains { $0.hasPrefix("fifo-") }, "\(names)")
     }
 
+    @Test func aPathEndingInASlashIsADirectoryNotAFileToCreate() throws {
+        let missing = cli.directory.path("archive") + "/"
+        for command in [["add", "17"], ["favorites"], ["check"], ["migrations"], ["reindex"]] {
+            let result = try cli.run(command + ["--database", missing], useDatabase: false)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("is a directory path (it ends in /)"), "\(command): \(result.stderr)")
+        }
+        // SQLite would have created a file named `archive` beside it.
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.path("archive")))
+    }
+
     @Test func aRelativeXDGDataHomeIsIgnored() throws {
         let relative = "favorite-archive-relative-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: relative) }
@@ -182,6 +193,36 @@ struct FrontDoorTests {
         #expect(missingParent.stderr.contains("no file was written"))
         #expect(try leftovers(in: cli.directory.url.path).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    /// Runs `archive ARGUMENTS` in the test's directory, so relative paths resolve there.
+    func runInDirectory(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run("/bin/sh", ["-c", #"cd "$0" && exec "$@""#, cli.directory.url.path, CLI.executable.path] + arguments,
+                             environment: cli.environment())
+    }
+
+    @Test func aRelativeOutputEndingInASlashIsRefusedNeverACrash() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        try FileManager.default.createDirectory(atPath: cli.directory.path("d"), withIntermediateDirectories: true)
+        // Foundation's deletingLastPathComponent traps on `d/` and `./`: the export must not split paths with it.
+        for output in ["d/", "./", "x/", "é/", "d//"] {
+            let result = try runInDirectory(["export", "--database", cli.database, "-o", output])
+            #expect(result.status == 1, "\(output): \(result.stderr)")
+            #expect(result.stderr.contains("it ends in /, so it names a directory"), "\(output): \(result.stderr)")
+        }
+        // A link whose target ends in a slash is followed, then refused the same way.
+        try FileManager.default.createSymbolicLink(atPath: cli.directory.path("l"), withDestinationPath: "d/")
+        let throughLink = try runInDirectory(["export", "--database", cli.database, "-o", "l"])
+        #expect(throughLink.status == 1, "\(throughLink.stderr)")
+        #expect(throughLink.stderr.contains("is a directory"), "\(throughLink.stderr)")
+        // A relative output beside a relative database is written, and the database is still refused.
+        #expect(try runInDirectory(["export", "--database", "favorites.sqlite3", "-o", "e.json"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.directory.path("e.json")))
+        let own = try runInDirectory(["export", "--database", "favorites.sqlite3", "-o", "./d/../favorites.sqlite3"])
+        #expect(own.status == 1)
+        #expect(own.stderr.contains("refusing to export"), "\(own.stderr)")
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.directory.path("d")).isEmpty)
     }
 
     // MARK: - 7. Import from a pipe

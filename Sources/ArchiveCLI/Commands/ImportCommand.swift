@@ -1,6 +1,7 @@
 import ArchiveFront
 import ArgumentParser
 import Foundation
+import SQLite
 
 /// `archive import FILE`.
 struct ImportCommand: ArchiveSubcommand {
@@ -23,8 +24,8 @@ struct ImportCommand: ArchiveSubcommand {
     func run() async throws {
         InterruptCleanup.install()
         let session = try openSession(catalog: .unused)
-        let directory = (session.location.databasePath as NSString).deletingLastPathComponent
-        let importer = FavoritesImporter(path: file, spoolDirectory: directory.isEmpty ? "." : directory)
+        let directory = FilePathParts(session.location.databasePath).directory
+        let importer = FavoritesImporter(path: file, spoolDirectory: directory)
         var bar = ProgressBar()
         defer { bar.finish() }
         let summary = try importer.run(into: session.database.favorites) { progress in
