@@ -23,6 +23,10 @@ struct CLICommandTests {
         ])
         #expect(text.stderr.contains("3 results for \"チーズ\" in 洋食, 2 stored"))
         #expect(!text.stdout.contains("\u{1B}["))  // not a terminal: no colors
+        // The summary names only the conditions given.
+        #expect(try cli.run(["search", "--category", "洋食"]).stderr.contains("12 results in 洋食, 2 stored"))
+        #expect(try cli.run(["search", "チーズ"]).stderr.contains("8 results for \"チーズ\", 2 stored"))
+        #expect(try cli.run(["search"]).stderr.contains("66 results, 2 stored"))
 
         let json = try #require(try cli.run(["search", "チーズ", "--category", "洋食", "--json"]).json() as? [String: Any])
         #expect(json["keyword"] as? String == "チーズ")

@@ -74,10 +74,11 @@ struct SearchCommand: ArchiveSubcommand {
             print("\(heart) \(String(row.id).leftPadded(to: 4))  \(categoryText)  \(text(row.dishName)) — \(text(row.shopName))")
             print("        \(text(row.introduction))")
         }
-        let conditions = [searched.isEmpty ? nil : "\"\(TerminalText.visible(searched.text))\"", category.isEmpty ? nil : "in \(TerminalText.visible(category))"]
-            .compactMap { $0 }.joined(separator: " ")
+        // "3 results for "チーズ" in 洋食", "11 results in 和食", "5 results".
+        let conditions = [searched.isEmpty ? nil : "for \"\(TerminalText.visible(searched.text))\"", category.isEmpty ? nil : "in \(TerminalText.visible(category))"]
+            .compactMap { $0 }.map { " " + $0 }.joined()
         let stored = rows.filter(\.isStored).count
-        Terminal.message("\(rows.count) result\(rows.count == 1 ? "" : "s")\(conditions.isEmpty ? "" : " for " + conditions), \(stored) stored")
+        Terminal.message("\(rows.count) result\(rows.count == 1 ? "" : "s")\(conditions), \(stored) stored")
         if rows.isEmpty, !category.isEmpty, offlineReason == nil {
             let categories = (try? await session.api.categories()) ?? []
             if !categories.isEmpty, !categories.contains(category) {
