@@ -29,10 +29,14 @@ archive="$(swift build -c release --show-bin-path)/archive"
 # A full run also measures the same `archive` built as README says to install
 # it: the Swift runtime and Foundation linked statically (--static-swift-stdlib,
 # a build of its own), without SwiftPM's --export-dynamic (whose 38,000 exported
-# symbols the loader and the runtime's startup search at every start).
+# symbols the loader and the runtime's startup search at every start), linked by
+# lld with packed relative relocations (RELR: a 23 KB bitmap instead of 122,000
+# entries of 24 bytes, 2.9 MB the loader reads and keeps resident; gold cannot
+# pack them).
 static_archive=""
 if ((!smoke)); then
-  static_flags=(-c release --static-swift-stdlib -Xlinker --no-export-dynamic --scratch-path .build-static)
+  static_flags=(-c release --static-swift-stdlib -Xlinker --no-export-dynamic
+                -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --scratch-path .build-static)
   swift build "${static_flags[@]}" --product archive
   swift build "${static_flags[@]}" --product MergeProcess
   static_bin="$(swift build "${static_flags[@]}" --show-bin-path)"

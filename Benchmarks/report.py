@@ -247,8 +247,8 @@ def main():
     w("""
 ## Notes on the misses
 
-- **import with the search index** is 0.23–0.45× of the import without it over the full runs
-  of the last three rounds, 0.27–0.40× in this one (target 0.6×). Each favorite has about 133 characters of text, so about
+- **import with the search index** is 0.22–0.45× of the import without it over the full runs
+  of the last four rounds, 0.22–0.27× in this one (target 0.6×). Each favorite has about 133 characters of text, so about
   133 grams, one per character: that is what makes 1- and 2-character keywords (`蕎`, `寿司`)
   exact prefix queries. Where the time goes, measured last round on 200,000 favorites with a
   probe binary that links the engine and swaps what its tokenizer hands FTS5 (one process, the
@@ -278,24 +278,24 @@ def main():
   alone). The fixtures are reused between runs, so the earlier runs read 60–115 µs at 10,000
   (74× and 43× the scan) depending on how many toggles had run on them; `PrepareFixtures` now
   merges each fixture's index back into one segment, as an import leaves it, before every run
-  (130–143× since). The search benchmarks run first and can read slower in a full run than alone
+  (126–143× since). The search benchmarks run first and can read slower in a full run than alone
   (last round: 61 against 37 µs at 10,000, 0.92 against 0.51 ms at 1,000,000), and so does the
   scan beside them (8.7 against 4.8 ms at 10,000): the machine, not the index, so the ratios hold.
 - **import end to end**: `archive import` of the 1M export took 72 s in the previous round: an
   export lists favorites newest first, and FTS5 writes its pending index out as a new segment
   whenever a row's ID is lower than the one before, so it wrote one per favorite. Favorites that
   arrive out of ID order are now indexed at the end of the import, in ID order, in the same
-  transaction: 22–25 s, 0.61–0.83× raw C's rate over the last runs (raw C: rows already parsed,
+  transaction: 20–25 s, 0.61–0.83× raw C's rate over the last runs (raw C: rows already parsed,
   with the same index statements). The Python script keeps no index (it cannot load the engine's
-  tokenizer), so its row (1.61–2.09× its time over the last four full runs) compares unlike work:
+  tokenizer), so its row (1.61–2.09× its time over the last five full runs) compares unlike work:
   the index is about 10 of the 21–25 s (the harness: 14 s with it, 3.7 s without). Peak memory 58 MB
   (the duplicate counter's Bloom filter is now sized for the smallest possible record, 8 MB
   instead of 16).
 - **engine against raw C** at import and toggle run the same statements (the C peer's bulk
   insert also ends with `optimize`). Import reads 0.80–1.06× over the last three runs. Toggle
   (one transaction per add or remove, each writing a small FTS5 segment that FTS5 merges every
-  few toggles, so p99 is 4 ms) moved between 0.60× and 1.39× across runs (0.60× at 10,000 in
-  this one, 1.02–1.17× in a first full run this round); run alone last round, the engine's p50
+  few toggles, so p99 is 4 ms) moved between 0.60× and 1.39× across runs (0.99–1.15× in this
+  one, 0.60× at 10,000 in the previous round's); run alone last round, the engine's p50
   was 153 µs and raw C's 158 µs at 10,000. This machine's speed varies within
   and between runs (see "Small N").
 - **page** (the 50 newest favorites): a page keeps the rows' bytes and decodes a text only when it
@@ -309,14 +309,14 @@ def main():
   file that it `fsync`s and renames, so a crash never leaves half an export; the peer's shell
   redirection does neither, and the flush of 390 MB is most of the difference. `perf`: the
   kernel copying the output into the page cache is a quarter of the samples, for both. Since
-  this round the export asks the kernel to write the file back while it grows (`WritebackHint`:
+  round 7 the export asks the kernel to write the file back while it grows (`WritebackHint`:
   `posix_fadvise(POSIX_FADV_DONTNEED)` every 8 MiB on the new bytes and the stretch before them),
   so the final `fsync` has little left to wait for and the 390 MB do not stay in the page cache:
   2.19 to 2.02 s (hyperfine alone, 15 runs each, static build; `sqlite3 -json` 2.26 s beside
-  them in an 8-run pass), with less spread (σ 0.22 to 0.12 s). The table's export row was
-  measured just before this change; the next full run will show it.
+  them in an 8-run pass), with less spread (σ 0.22 to 0.12 s). This run is the first full run
+  with it: 0.98× (0.94× static), both met.
 - **standalone merge memory** (a program linking only the engine; `PeakRSS`, a C parent) is
-  within 1.5× of the C peer with the static runtime since this round: 16.5 to 11.8–11.9 MB (two
+  within 1.5× of the C peer with the static runtime since round 7: 16.5 to 11.8–11.9 MB (two
   full runs). The engine (`SQLite`, `ArchiveSearch`, `ArchiveStorage`) now imports FoundationEssentials instead of
   Foundation, and no longer links swift-crypto: the migrations' SHA-256 checksums are computed
   when the build embeds them (`MigrationChecksum`), so opening a database hashes nothing. Measured
@@ -324,17 +324,20 @@ def main():
   33 MB), then no BoringSSL 13.1 to 12.2 MB. The dynamic build went from 22.8 to 15.5 MB; it maps
   `libFoundationEssentials` and `libswiftCore` as shared libraries, which the static build
   does not pay for. What is left against C (about 3.5 MB): the Swift runtime's metadata and
-  the pages of code the kernel maps around each fault (64 KB). `-no-pie` would take about 2 MB
-  more (measured last round); not taken, as it gives up address-space randomization.
-- **Store search** p50 is 292–389 µs over the last runs (target 500 µs). A first full run this
-  round read 596 µs, and 587 µs run alone right after it, when the machine was slower (raw C's
-  page read 33–37 µs alone, 21–23 µs in the other runs); this run, on the same code, 389 µs.
+  the pages of code the kernel maps around each fault (64 KB). This run: 10.9 MB (1.32×). The
+  static build is now linked by lld with packed relative relocations (RELR): the loader reads a
+  23 KB bitmap instead of gold's 122,000 entries of 24 bytes, 2.9 MB that stayed resident (a cold
+  `archive search`, the same objects relinked both ways: 21.1 to 17.5 MB). `-no-pie` would remove
+  the relocations entirely; not taken, as it gives up address-space randomization.
+- **Store search** p50 is 292–417 µs over the last runs (target 500 µs). A first full run in
+  round 7 read 596 µs, and 587 µs run alone right after it, when the machine was slower (raw C's
+  page read 33–37 µs alone, 21–23 µs in the other runs); the next run, on the same code, 389 µs.
 - **cold start** (whole process): `archive search` no longer writes when it repeats the
   remembered search (`archive search --last`, or the same query twice, as the benchmark runs
   it): such a process only reads, so SQLite has no WAL frames to sync and checkpoint at exit
-  (four `fdatasync`s gone). Static build, hyperfine alone on the same file: 16.6 to 14.1 ms.
-  Last round proposed moving the HTTP client and `serve` into a helper executable; measured
-  first this round, on a scratch build of `archive` without them (AsyncHTTPClient, SwiftNIO and
+  (four `fdatasync`s gone; round 7). Static build, hyperfine alone on the same file: 16.6 to
+  14.1 ms. Round 6 proposed moving the HTTP client and `serve` into a helper executable; measured
+  first in round 7, on a scratch build of `archive` without them (AsyncHTTPClient, SwiftNIO and
   Hummingbird removed): 17.0 against 14.9 ms in the same hyperfine run, about 2 ms of the 12 ms
   gap, so it would not close it and I did not do it. The profile of that smaller binary (`perf
   record -g`, 30 cold runs): page faults 22 % of samples, ArgumentParser's parse 17.6 % (half of
@@ -344,7 +347,11 @@ def main():
   1.7 ms, as fast as `sqlite3`; what remains is the start-up of a Swift program of this size:
   type metadata and conformance lookups triggered by the first use of ArgumentParser, Foundation's
   JSON and the Store, and the relocations and page faults of a 150 MB binary. Tried and not
-  taken in earlier rounds: `-no-pie` (about 1 ms), packed relative relocations (no change).
+  taken in earlier rounds: `-no-pie` (about 1 ms). Packed relative relocations do not change the
+  time either (re-measured in round 8 on the same objects linked by gold and by lld with RELR,
+  three alternating hyperfine runs: 10.4–11.0 against 10.3–11.3 ms), but they save 3.5 MB, so
+  the static build uses them now. This run: 8.85 ms static against `sqlite3`'s 1.83 ms (4.83×),
+  and `add` + `remove` 2.70× static (3.89× dynamic).
   Reaching 2.5× would need fronts that parse their arguments without reflection, that is
   without ArgumentParser; `archive add` + `archive remove` pays the same start-up twice.
 - **Small N** ratios (N = 10,000) move by ±20 % between runs on this 2-core machine (each
