@@ -21,4 +21,9 @@ struct ArchiveCommand: AsyncParsableCommand {
 
     /// The shared options given before the subcommand (`archive --database X search`).
     @OptionGroup var global: GlobalOptions
+
+    /// Runs the command; an error's message reaches stderr with its control characters made visible.
+    static func main() async {
+        await terminalSafeMain()
+    }
 }

@@ -28,6 +28,12 @@ public enum TerminalText {
         return result
     }
 
+    /// `text` with its lines kept and every other control character shown as a
+    /// visible escape: for messages of several lines (an error and its usage).
+    public static func visibleLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(visible).joined(separator: "\n")
+    }
+
     /// Whether `scalar` must not reach a terminal as it is: C0 controls, DEL,
     /// C1 controls, and the bidirectional formatting characters.
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {

@@ -372,6 +372,36 @@ struct FrontDoorTests {
         #expect(exported.stdout.contains(#""dishName":"x\u001b[2J\u009b31m\r""#) || exported.stdout.contains(#"\u001b[2J"#))
     }
 
+    @Test func errorMessagesShowControlCharactersInsteadOfSendingThem() throws {
+        func isRaw(_ scalar: Unicode.Scalar) -> Bool { scalar == "\u{1B}" || scalar == "\u{7}" || scalar == "\r" || scalar == "\u{9B}" }
+        // A value quoted from an import file.
+        let file = try importFile([Self.record(1, storedAt: #""bad\u001b]0;pwned\u0007\r""#)])
+        let badDate = try cli.run(["import", file])
+        #expect(badDate.status == 1)
+        #expect(badDate.stderr.contains(#"found "bad\u{1B}]0;pwned\u{7}\r""#), "\(badDate.stderr)")
+        // A path quoted in a failure, and an argument quoted in a usage error (whose usage keeps its lines).
+        let hostileDirectory = cli.directory.path("e\u{1B}]0;pwned\u{7}")
+        try FileManager.default.createDirectory(atPath: hostileDirectory, withIntermediateDirectories: true)
+        let badPath = try cli.run(["favorites", "--database", hostileDirectory], useDatabase: false)
+        #expect(badPath.status == 1)
+        #expect(badPath.stderr.contains(#"e\u{1B}]0;pwned\u{7}' is a directory"#), "\(badPath.stderr)")
+        let usage = try cli.run(["add", "\u{9B}31m\u{1B}[2J"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains(#"got '\u{9B}31m\u{1B}[2J'"#), "\(usage.stderr)")
+        #expect(usage.stderr.contains("\nUsage: archive add"), "\(usage.stderr)")
+        for result in [badDate, badPath, usage] {
+            #expect(!result.stderr.unicodeScalars.contains(where: isRaw), "\(result.stderr.debugDescription)")
+        }
+        // The TUI's start-up errors too; help is still printed as it is, on stdout.
+        let tui = try ChildProcess.run(BuiltProduct.url(named: "archive-tui").path, ["--database", hostileDirectory], environment: cli.environment())
+        #expect(tui.status == 1)
+        #expect(tui.stderr.contains(#"e\u{1B}]0;pwned\u{7}' is a directory"#), "\(tui.stderr)")
+        #expect(!tui.stderr.unicodeScalars.contains(where: isRaw))
+        let help = try cli.run(["--help"], useDatabase: false)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: archive"))
+    }
+
     // MARK: - 12, 13. Options
 
     @Test func sharedOptionsWorkBeforeAndAfterTheSubcommand() throws {

@@ -11,6 +11,11 @@ struct ArchiveTUICommand: AsyncParsableCommand {
 
     @OptionGroup var options: ArchiveOptions
 
+    /// Runs the command; an error's message reaches stderr with its control characters made visible.
+    static func main() async {
+        await terminalSafeMain()
+    }
+
     func run() async throws {
         // The screen is the terminal's while the TUI runs: a stopped log is reported after.
         try await Self.start(session: ArchiveSession(location: options.location(), actionLogFailure: { _ in }))

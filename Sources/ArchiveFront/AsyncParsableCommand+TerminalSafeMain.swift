@@ -1,0 +1,35 @@
+public import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AsyncParsableCommand {
+    /// Parses the command line and runs the command, as ArgumentParser's `main()`
+    /// does, but prints an error's message with its control characters made visible.
+    ///
+    /// An error may quote a path, a value read from an import file or a server's
+    /// reason: an escape sequence in it must never reach the terminal. Help and
+    /// other clean exits are printed on stdout as they are; an error's message goes
+    /// to stderr, line by line through ``TerminalText/visible(_:)``, and the exit
+    /// code is ArgumentParser's (64 for a usage error, 1 for a failure).
+    public static func terminalSafeMain() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code.isSuccess {
+                if !message.isEmpty { print(message) }
+            } else if !message.isEmpty {
+                FileHandle.standardError.write(Data((TerminalText.visibleLines(message) + "\n").utf8))
+            }
+            Glibc.exit(code.rawValue)
+        }
+    }
+}
