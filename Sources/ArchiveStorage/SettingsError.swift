@@ -11,11 +11,22 @@ public enum SettingsError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownKey(let key, let known):
-            return "no setting is named '\(key)'; the settings are: \(known.joined(separator: ", ")) (see `archive settings list`)"
+            return "no setting is named \(Self.quoted(key)); the settings are: \(known.joined(separator: ", ")) (see `archive settings list`)"
         case .invalidValue(let key, let value, let expected):
-            return "'\(value)' is not a valid value for \(key): expected \(expected); nothing was written"
+            return "\(Self.quoted(value)) is not a valid value for \(key): expected \(expected); nothing was written"
         case .readOnly(let key, let reason):
             return "\(key) cannot be changed: \(reason)"
         }
+    }
+
+    /// The longest text a message quotes whole; a longer one is cut, with its length.
+    static let quotedLimit = 64
+
+    /// `text` in single quotes, cut to its first ``quotedLimit`` characters (and its
+    /// length given) when longer: a refused 100 KB value must not fill the terminal.
+    static func quoted(_ text: String) -> String {
+        let count = text.count
+        guard count > quotedLimit else { return "'\(text)'" }
+        return "'\(text.prefix(quotedLimit))…' (\(count) characters)"
     }
 }

@@ -50,12 +50,14 @@ struct CLISettingsTests {
             (["settings", "get", "lastView", "extra"], "settings get takes only a KEY"),
             (["settings", "list", "lastView"], "settings list takes no key"),
             (["search", "--last", "チーズ"], "--last repeats the last search"),
+            (["settings", "set", "lastSearchKeyword", String(repeating: "a", count: 100_000)], "…' (100000 characters) is not a valid value"),
         ]
         for (arguments, message) in cases {
             let result = try cli.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             #expect(!result.stderr.contains("\u{1B}"), "\(arguments) echoes an escape")
+            #expect(result.stderr.utf8.count < 2_000, "\(arguments) echoes a long value whole")
         }
         let after = try #require(try cli.run(["settings", "list", "--json"]).json() as? [[String: Any]])
         #expect(after.filter { $0["key"] as? String != "installDate" }.allSatisfy { $0["isSet"] as? Bool == false })

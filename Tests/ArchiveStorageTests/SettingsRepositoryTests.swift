@@ -45,6 +45,15 @@ struct SettingsRepositoryTests {
         #expect(throws: SettingsError.unknownKey("theme", known: ArchiveSetting.all.map(\.name))) { try ArchiveSetting.named("theme") }
     }
 
+    @Test func aRefusedValueIsQuotedWholeUpTo64CharactersAndCutBeyond() {
+        let exact = String(repeating: "é", count: 64)
+        #expect(SettingsError.invalidValue(key: "k", value: exact, expected: "e").description.hasPrefix("'\(exact)' is not"))
+        let huge = String(repeating: "a", count: 100_000)
+        let message = SettingsError.invalidValue(key: "lastSearchKeyword", value: huge, expected: "a short string").description
+        #expect(message == "'\(String(repeating: "a", count: 64))…' (100000 characters) is not a valid value for lastSearchKeyword: expected a short string; nothing was written")
+        #expect(SettingsError.unknownKey(huge, known: ["a"]).description.count < 200)
+    }
+
     @Test func setResetAndReadOnly() throws {
         let database = try ArchiveDatabase.inMemory()
         let settings = database.settings
