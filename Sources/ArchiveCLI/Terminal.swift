@@ -18,9 +18,9 @@ enum Terminal {
         return stdoutIsTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 
-    /// Writes a message line to stderr.
+    /// Writes a message line to stderr, control characters made visible.
     static func message(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        TerminalText.writeLineToStandardError(text)
     }
 
     /// Writes raw text to stderr (no newline), for progress bars.

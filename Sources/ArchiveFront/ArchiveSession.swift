@@ -68,9 +68,9 @@ public struct ArchiveSession: Sendable {
         self.database = try ArchiveDatabase(path: path)
     }
 
-    /// Writes `warning: MESSAGE` on stderr.
+    /// Writes `warning: MESSAGE` on stderr, control characters made visible.
     public static let warnOnStandardError: @Sendable (String) -> Void = { message in
-        FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+        TerminalText.writeLineToStandardError("warning: " + message)
     }
 
     /// The catalog of `location`: HTTP when it names a URL (checked now), else the bundled one.

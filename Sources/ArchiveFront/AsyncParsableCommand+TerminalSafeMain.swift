@@ -1,8 +1,5 @@
 public import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension AsyncParsableCommand {
     /// Parses the command line and runs the command, as ArgumentParser's `main()`
@@ -11,7 +8,7 @@ extension AsyncParsableCommand {
     /// An error may quote a path, a value read from an import file or a server's
     /// reason: an escape sequence in it must never reach the terminal. Help and
     /// other clean exits are printed on stdout as they are; an error's message goes
-    /// to stderr, line by line through ``TerminalText/visible(_:)``, and the exit
+    /// to stderr through ``TerminalText/writeLineToStandardError(_:)``, and the exit
     /// code is ArgumentParser's (64 for a usage error, 1 for a failure).
     public static func terminalSafeMain() async {
         do {
@@ -27,9 +24,9 @@ extension AsyncParsableCommand {
             if code.isSuccess {
                 if !message.isEmpty { print(message) }
             } else if !message.isEmpty {
-                FileHandle.standardError.write(Data((TerminalText.visibleLines(message) + "\n").utf8))
+                TerminalText.writeLineToStandardError(message)
             }
-            Glibc.exit(code.rawValue)
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from the catalog, an import file or the database, made safe to print
 /// on a terminal: the one function both fronts use for human output.
 ///
@@ -32,6 +34,13 @@ public enum TerminalText {
     /// visible escape: for messages of several lines (an error and its usage).
     public static func visibleLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map(visible).joined(separator: "\n")
+    }
+
+    /// Writes `text` and a newline on stderr through ``visibleLines(_:)``: the one way
+    /// both fronts write a message there (errors, warnings, notes), since a message
+    /// may quote a path, a value from a file or a server's reason.
+    public static func writeLineToStandardError(_ text: String) {
+        FileHandle.standardError.write(Data((visibleLines(text) + "\n").utf8))
     }
 
     /// Whether `scalar` must not reach a terminal as it is: C0 controls, DEL,

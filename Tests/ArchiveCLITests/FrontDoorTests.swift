@@ -389,7 +389,11 @@ struct FrontDoorTests {
         #expect(usage.status == 64)
         #expect(usage.stderr.contains(#"got '\u{9B}31m\u{1B}[2J'"#), "\(usage.stderr)")
         #expect(usage.stderr.contains("\nUsage: archive add"), "\(usage.stderr)")
-        for result in [badDate, badPath, usage] {
+        // A message ArgumentParser writes itself, quoting an option it does not know.
+        let unknown = try cli.run(["favorites", "--x\u{1B}]0;pwned\u{7}"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains(#"--x\u{1B}]0;pwned\u{7}"#), "\(unknown.stderr)")
+        for result in [badDate, badPath, usage, unknown] {
             #expect(!result.stderr.unicodeScalars.contains(where: isRaw), "\(result.stderr.debugDescription)")
         }
         // The TUI's start-up errors too; help is still printed as it is, on stdout.

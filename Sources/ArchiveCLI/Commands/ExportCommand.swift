@@ -34,7 +34,7 @@ struct ExportCommand: ArchiveSubcommand {
         bar.finish()
         switch destination {
         case .standardOutput: Terminal.message("exported \(count) favorites")
-        case .file(let path), .stream(let path): Terminal.message("exported \(count) favorites to \(TerminalText.visible(path))")
+        case .file(let path), .stream(let path): Terminal.message("exported \(count) favorites to \(path)")
         }
     }
 }

@@ -19,10 +19,10 @@ struct FavoriteIDArgument: ParsableArguments {
             throw ValidationError("give the dish's ID, a positive integer (see `archive search`)")
         }
         guard ids.count == 1 else {
-            throw ValidationError("give one ID, got \(ids.count): \(TerminalText.visible(ids.joined(separator: " ")))")
+            throw ValidationError("give one ID, got \(ids.count): \(ids.joined(separator: " "))")
         }
         guard let id = Int(text), id > 0 else {
-            throw ValidationError("IDs are positive integers (see `archive search`), got '\(TerminalText.visible(text))'")
+            throw ValidationError("IDs are positive integers (see `archive search`), got '\(text)'")
         }
     }
 }

@@ -32,7 +32,7 @@ struct FavoritesCommand: ArchiveSubcommand {
             throw ValidationError("--limit must be between 1 and \(StoredArchivePage.maximumLimit), got \(limit)")
         }
         if let after, StoredArchivePageCursor(after) == nil {
-            throw ValidationError("'\(TerminalText.visible(after))' is not a page cursor: pass the cursor printed with the previous page (STOREDAT_MS:ID)")
+            throw ValidationError("'\(after)' is not a page cursor: pass the cursor printed with the previous page (STOREDAT_MS:ID)")
         }
     }
 

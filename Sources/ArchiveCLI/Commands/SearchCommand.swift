@@ -52,7 +52,7 @@ struct SearchCommand: ArchiveSubcommand {
         if case .favorites(let reason, let total) = state.source {
             offlineReason = reason
             // The rows still answer the search: a note on stderr, exit 0.
-            Terminal.message("offline — showing your favorites: \(TerminalText.visible(reason))")
+            Terminal.message("offline — showing your favorites: \(reason)")
             if let total, total > rows.count {
                 Terminal.message("note: the newest \(rows.count) of \(total) matching favorites are shown")
             } else if total == nil {
@@ -75,14 +75,14 @@ struct SearchCommand: ArchiveSubcommand {
             print("        \(text(row.introduction))")
         }
         // "3 results for "チーズ" in 洋食", "11 results in 和食", "5 results".
-        let conditions = [searched.isEmpty ? nil : "for \"\(TerminalText.visible(searched.text))\"", category.isEmpty ? nil : "in \(TerminalText.visible(category))"]
+        let conditions = [searched.isEmpty ? nil : "for \"\(searched.text)\"", category.isEmpty ? nil : "in \(category)"]
             .compactMap { $0 }.map { " " + $0 }.joined()
         let stored = rows.filter(\.isStored).count
         Terminal.message("\(rows.count) result\(rows.count == 1 ? "" : "s")\(conditions), \(stored) stored")
         if rows.isEmpty, !category.isEmpty, offlineReason == nil {
             let categories = (try? await session.api.categories()) ?? []
             if !categories.isEmpty, !categories.contains(category) {
-                Terminal.message("note: the catalog has no category '\(TerminalText.visible(category))'; its categories are \(categories.map(TerminalText.visible).joined(separator: ", "))")
+                Terminal.message("note: the catalog has no category '\(category)'; its categories are \(categories.joined(separator: ", "))")
             }
         }
     }

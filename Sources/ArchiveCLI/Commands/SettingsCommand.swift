@@ -40,7 +40,7 @@ struct SettingsCommand: ArchiveSubcommand {
             case .set:
                 guard let value else { throw ValidationError("settings set needs a VALUE: \(setting.name) takes \(setting.expected)") }
                 if let reason = setting.readOnlyReason { throw ValidationError(SettingsError.readOnly(key: setting.name, reason: reason).description) }
-                do { _ = try setting.parse(value) } catch { throw ValidationError(TerminalText.visible(error.description)) }
+                do { _ = try setting.parse(value) } catch { throw ValidationError(error.description) }
             case .reset:
                 if let reason = setting.readOnlyReason { throw ValidationError(SettingsError.readOnly(key: setting.name, reason: reason).description) }
                 fallthrough
@@ -51,7 +51,7 @@ struct SettingsCommand: ArchiveSubcommand {
     }
 
     private static func setting(_ key: String) throws -> ArchiveSetting {
-        do { return try ArchiveSetting.named(key) } catch { throw ValidationError(TerminalText.visible(error.description)) }
+        do { return try ArchiveSetting.named(key) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
