@@ -24,9 +24,15 @@ struct TUIEndToEndTests {
         init(_ description: String) { self.description = description }
     }
 
+    /// Runs a tmux command on this test's server; a command tmux refuses is an error
+    /// (a capture from a server that is gone must not read as an empty screen).
     @discardableResult
     func tmux(_ arguments: String...) throws -> String {
-        try ChildProcess.run(tmux, ["-L", socket] + arguments).stdout
+        let result = try ChildProcess.run(tmux, ["-L", socket] + arguments)
+        guard result.status == 0 else {
+            throw TUITestError("tmux \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+        }
+        return result.stdout
     }
 
     func screen() throws -> String {
@@ -67,8 +73,17 @@ struct TUIEndToEndTests {
     }
 
     /// Starts `command` in a new tmux session, its output streamed to a new ``PaneOutput``.
+    ///
+    /// The server is told to outlive its sessions (`exit-empty off`; the test's
+    /// `kill-server` ends it): by default it exits when its last program ends, and a
+    /// test that starts the next program at once could reach that server while it
+    /// was exiting ("server exited unexpectedly"), leaving no program and, before the
+    /// status check, an empty screen. A session whose program has ended is removed
+    /// first, in case the server has not yet done so.
     func start(_ command: String) throws -> PaneOutput {
         let output = try PaneOutput(fifo: directory.path("pane-\(UUID().uuidString.prefix(8))"))
+        try tmux("start-server", ";", "set-option", "-s", "exit-empty", "off")
+        _ = try? tmux("kill-session", "-t", session)
         try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
         try tmux("pipe-pane", "-t", session, "cat >> '\(output.path)'")
         return output
