@@ -150,6 +150,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
+            dependencies: ["ArchiveStorage"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

@@ -33,6 +33,9 @@ struct DuplicateIDCounter {
         return bits[word] & flag != 0
     }
 
+    /// Whether the first pass noted an ID that may repeat (else the second pass has nothing to count).
+    var hasCandidates: Bool { !candidates.isEmpty }
+
     /// Second pass: counts `id` if it may repeat.
     mutating func count(_ id: Int) {
         if let seen = candidates[id] { candidates[id] = seen + 1 }

@@ -40,27 +40,18 @@ struct ControllableArchiveAPI: RequestArchiveRepository {
     }
 }
 
-/// Favorites over a real database whose writes fail while `failWrites` is set.
-struct FailingWritesRepository: StoredArchiveDataRepository {
+/// Favorites over a real database whose writes all fail.
+struct FailingWritesRepository: ForwardingFavoritesRepository {
     let base: SQLiteStoredArchiveDataRepository
     struct DiskFull: Error, CustomStringConvertible {
         var description: String { "disk full" }
     }
 
-    func allObjects() throws -> [StoredArchiveObject] { try base.allObjects() }
-    func object(id: Int) throws -> StoredArchiveObject? { try base.object(id: id) }
     func create(_ object: StoredArchiveObject) throws -> Bool { throw DiskFull() }
     func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int {
         throw DiskFull()
     }
     func delete(id: Int) throws -> Bool { throw DiskFull() }
-    func contains(id: Int) throws -> Bool { try base.contains(id: id) }
-    func storedIDs(among ids: [Int]) throws -> Set<Int> { try base.storedIDs(among: ids) }
-    func count() throws -> Int { try base.count() }
-    func page(after cursor: StoredArchivePageCursor?, limit: Int) throws -> StoredArchivePage {
-        try base.page(after: cursor, limit: limit)
-    }
-    func snapshot<Result>(_ body: () throws -> Result) throws -> Result { try base.snapshot(body) }
 }
 
 extension Store {

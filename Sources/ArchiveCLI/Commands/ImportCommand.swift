@@ -9,8 +9,9 @@ struct ImportCommand: ArchiveSubcommand {
         commandName: "import",
         abstract: "Store every favorite of a JSON file (the export format), all or nothing.",
         discussion: """
-            Every record is validated first; the first bad one is reported with its index and \
-            field, and nothing is stored. Records whose ID is already stored update its fields. \
+            Every record is validated (beside the storing, on a second thread) before anything \
+            is committed; the first bad one is reported with its index and field, and nothing \
+            is stored. Records whose ID is already stored update its fields. \
             FILE may be - (standard input) or a pipe: it is read once into a temporary file \
             beside the database, removed afterwards.
             """)
