@@ -10,32 +10,32 @@ public import ArchiveStorage
 public enum FavoriteRecordEncoder {
     /// Appends `object` as one line of JSON (no newline) to `output`.
     public static func append(_ object: StoredArchiveObject, to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"id":"#.utf8)
-        output.append(contentsOf: String(object.id).utf8)
+        literal(#"{"id":"#, &output)
+        appendDecimal(object.id, to: &output)
         field("photoUrl", object.photoUrl, &output)
         field("category", object.category, &output)
         field("dishName", object.dishName, &output)
         field("shopName", object.shopName, &output)
         field("introduction", object.introduction, &output)
-        output.append(contentsOf: #","storedAt":""#.utf8)
+        literal(#","storedAt":""#, &output)
         ISO8601Milliseconds.append(object.storedAt.millisecondsSince1970, to: &output)
-        output.append(contentsOf: #""}"#.utf8)
+        literal(#""}"#, &output)
     }
 
     /// Appends `row` as one line of JSON (no newline) to `output`, exactly as
     /// ``append(_:to:)`` would append `row.object`, but from the row's bytes: no
     /// `String` is made for valid UTF-8 (invalid bytes are repaired with U+FFFD, as decoding does).
     public static func append(_ row: StoredArchiveRow, to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"id":"#.utf8)
-        output.append(contentsOf: String(row.id).utf8)
+        literal(#"{"id":"#, &output)
+        appendDecimal(row.id, to: &output)
         field("photoUrl", row, .photoUrl, &output)
         field("category", row, .category, &output)
         field("dishName", row, .dishName, &output)
         field("shopName", row, .shopName, &output)
         field("introduction", row, .introduction, &output)
-        output.append(contentsOf: #","storedAt":""#.utf8)
+        literal(#","storedAt":""#, &output)
         ISO8601Milliseconds.append(row.storedAtMilliseconds, to: &output)
-        output.append(contentsOf: #""}"#.utf8)
+        literal(#""}"#, &output)
     }
 
     /// `object` as one line of JSON.
@@ -46,15 +46,16 @@ public enum FavoriteRecordEncoder {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    // MARK: - Fields
+
     private static func field(_ name: StaticString, _ row: StoredArchiveRow, _ text: StoredArchiveRow.Field, _ output: inout [UInt8]) {
-        output.append(contentsOf: #",""#.utf8)
-        name.withUTF8Buffer { output.append(contentsOf: $0) }
-        output.append(contentsOf: #"":""#.utf8)
+        literal(#",""#, &output)
+        literal(name, &output)
+        literal(#"":""#, &output)
         row.withUTF8(text) { slice in
             slice.withUnsafeBufferPointer { bytes in
-                if UTF8Validation.isValid(bytes) {
-                    appendEscaped(bytes, to: &output)
-                } else {
+                // One pass checks the bytes and escapes them; only a damaged text makes a String.
+                if !appendEscapedIfValid(bytes, to: &output) {
                     appendEscaped(String(decoding: bytes, as: UTF8.self), to: &output)
                 }
             }
@@ -63,44 +64,86 @@ public enum FavoriteRecordEncoder {
     }
 
     private static func field(_ name: StaticString, _ value: String, _ output: inout [UInt8]) {
-        output.append(contentsOf: #",""#.utf8)
-        name.withUTF8Buffer { output.append(contentsOf: $0) }
-        output.append(contentsOf: #"":""#.utf8)
+        literal(#",""#, &output)
+        literal(name, &output)
+        literal(#"":""#, &output)
         appendEscaped(value, to: &output)
         output.append(UInt8(ascii: "\""))
     }
+
+    /// Appends `text`'s bytes (a `StaticString` is copied as it is, where a `String`'s
+    /// `utf8` view would be appended through the generic, byte-at-a-time path).
+    @inline(__always)
+    static func literal(_ text: StaticString, _ output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal, without making a `String`.
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    // MARK: - Escaping
 
     /// Appends `value` as the inside of a JSON string: quotes, backslashes and
     /// control characters escaped, everything else as UTF-8.
     static func appendEscaped(_ value: String, to output: inout [UInt8]) {
         var value = value
-        value.withUTF8 { appendEscaped($0, to: &output) }
+        // A String's UTF-8 is always well formed, so the check cannot fail here.
+        value.withUTF8 { _ = appendEscapedIfValid($0, to: &output) }
     }
 
-    /// Appends UTF-8 `bytes` as the inside of a JSON string: runs of bytes that
-    /// need no escape are copied at once.
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    /// Appends UTF-8 `bytes` as the inside of a JSON string, checking as it goes
+    /// that they are well-formed UTF-8 (``UTF8Validation``): runs of bytes that need
+    /// no escape are copied at once. Bytes that are not well formed append nothing
+    /// and return `false`.
+    static func appendEscapedIfValid(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool {
+        let outputStart = output.count
         var runStart = 0
-        for index in 0..<bytes.count {
+        var index = 0
+        let count = bytes.count
+        while index < count {
             let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else { continue }
-            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            appendEscape(of: byte, to: &output)
-            runStart = index + 1
+            if byte >= 0x80 {
+                let length = UTF8Validation.sequenceLength(bytes, at: index)
+                guard length > 0 else {
+                    output.removeSubrange(outputStart...)
+                    return false
+                }
+                index += length
+                continue
+            }
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F {
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                appendEscape(of: byte, to: &output)
+                runStart = index + 1
+            }
+            index += 1
         }
-        if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        if runStart < count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        return true
     }
 
     private static func appendEscape(of byte: UInt8, to output: inout [UInt8]) {
         let hex: StaticString = "0123456789abcdef"
         switch byte {
-        case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-        case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-        case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-        case 0x09: output.append(contentsOf: #"\t"#.utf8)
+        case UInt8(ascii: "\""): literal(#"\""#, &output)
+        case UInt8(ascii: "\\"): literal(#"\\"#, &output)
+        case 0x0A: literal(#"\n"#, &output)
+        case 0x0D: literal(#"\r"#, &output)
+        case 0x09: literal(#"\t"#, &output)
         default:
-            output.append(contentsOf: #"\u00"#.utf8)
+            literal(#"\u00"#, &output)
             hex.withUTF8Buffer { digits in
                 output.append(digits[Int(byte >> 4)])
                 output.append(digits[Int(byte & 0xF)])

@@ -9,6 +9,9 @@ public import Foundation
 /// bounded whatever the number of favorites; a file is written back to disk as
 /// it grows (``WritebackHint``).
 public enum FavoritesExporter {
+    /// What goes between two records.
+    private static let separator: StaticString = ",\n"
+
     /// Writes every favorite of `favorites` to `handle`; `progress` gets the count written so far.
     /// Returns the count written.
     @discardableResult
@@ -35,7 +38,7 @@ public enum FavoritesExporter {
         repeat {
             let page = try favorites.page(after: cursor, limit: pageSize)
             for row in page {
-                if count > 0 { buffer.append(contentsOf: ",\n".utf8) }
+                if count > 0 { FavoriteRecordEncoder.literal(Self.separator, &buffer) }
                 FavoriteRecordEncoder.append(row, to: &buffer)
                 count += 1
                 try flush(force: false)

@@ -33,19 +33,76 @@ struct FavoriteRecordEncoderTests {
         }
     }
 
-    @Test func invalidUTF8InTheDatabaseIsRepairedAsDecodingDoes() throws {
+    /// A text that is not well-formed UTF-8 in the database (written by another tool)
+    /// is repaired with U+FFFD as decoding does. Escaping and the UTF-8 check are one
+    /// pass: bytes whose check fails partway, after an escape was written (the second
+    /// case), leave nothing behind.
+    @Test(arguments: [
+        ("41E382FF42C0AF", #""shopName":"A\#u{FFFD}\#u{FFFD}B\#u{FFFD}\#u{FFFD}""#),
+        ("41220AE382FF42", #""shopName":"A\"\n\#u{FFFD}\#u{FFFD}B""#),
+    ])
+    func invalidUTF8InTheDatabaseIsRepairedAsDecodingDoes(shopNameHex: String, expected: String) throws {
         let database = try ArchiveDatabase.inMemory()
         try database.favorites.create(StoredArchiveObject(
             id: 5, photoUrl: "u", category: "c", dishName: "d", shopName: "s", introduction: "i",
             storedAt: Date(millisecondsSince1970: 0)))
         try database.favorites.queue.write { db in
-            try db.execute("UPDATE archive_objects SET shop_name = CAST(X'41E382FF42C0AF' AS TEXT) WHERE id = 5")
+            try db.execute("UPDATE archive_objects SET shop_name = CAST(X'\(shopNameHex)' AS TEXT) WHERE id = 5")
         }
         let row = try #require(try database.favorites.page(after: nil, limit: 1).first)
         var bytes: [UInt8] = []
         FavoriteRecordEncoder.append(row, to: &bytes)
         let json = try #require(String(validating: bytes, as: UTF8.self))
-        #expect(json.contains(#""shopName":"A\#u{FFFD}\#u{FFFD}B\#u{FFFD}\#u{FFFD}""#), "\(json)")
+        #expect(json.contains(expected), "\(json)")
         #expect(json == FavoriteRecordEncoder.encode(row.object))
+    }
+
+    /// JSON's escaping of `text`, written scalar by scalar, independently of the encoder.
+    static func referenceEscaped(_ text: String) -> [UInt8] {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                output += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return Array(output.utf8)
+    }
+
+    /// On random bytes (ASCII, characters to escape, lead and continuation bytes),
+    /// the one-pass check agrees with the standard library's, and valid bytes are
+    /// escaped as an independent, scalar-by-scalar escaper does.
+    @Test func theOnePassCheckAgreesWithTheStandardLibrary() {
+        var generator = SeededGenerator(seed: 77)
+        let alphabet: [UInt8] = [0x41, 0x22, 0x5C, 0x0A, 0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC2, 0xC0, 0xE0, 0xE3, 0xED, 0xA0, 0x82, 0xF0, 0xF4, 0x90, 0x8F, 0xFF]
+        var invalid = 0
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            var output: [UInt8] = [0x2A]
+            let valid = bytes.withUnsafeBufferPointer { FavoriteRecordEncoder.appendEscapedIfValid($0, to: &output) }
+            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes), seed \(generator.seed)")
+            var expected: [UInt8] = [0x2A]
+            if valid {
+                expected += Self.referenceEscaped(String(decoding: bytes, as: UTF8.self))
+            } else {
+                invalid += 1
+            }
+            #expect(output == expected, "\(bytes)")
+        }
+        #expect(invalid > 1_000, "the alphabet makes invalid bytes often")
+    }
+
+    @Test func decimalsAreWrittenWithoutAString() {
+        for value in [0, 1, 9, 10, 17, 1_000_000, Int.max, -1, -42, Int.min] {
+            var output: [UInt8] = []
+            FavoriteRecordEncoder.appendDecimal(value, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == String(value))
+        }
     }
 }
