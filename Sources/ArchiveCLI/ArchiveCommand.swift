@@ -4,7 +4,10 @@ import ArgumentParser
 /// `archive`: the command-line front of FavoriteArchive.
 @main
 struct ArchiveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { RootCommandConfiguration.resolved(baseConfiguration) }
+
+    /// The configuration as help and usage show it.
+    private static let baseConfiguration = CommandConfiguration(
         commandName: "archive",
         abstract: "Search the dish archive and keep favorites in an embedded SQLite database.",
         discussion: """

@@ -9,10 +9,13 @@ extension AsyncParsableCommand {
     /// reason: an escape sequence in it must never reach the terminal. Help and
     /// other clean exits are printed on stdout as they are; an error's message goes
     /// to stderr through ``TerminalText/writeLineToStandardError(_:)``, and the exit
-    /// code is ArgumentParser's (64 for a usage error, 1 for a failure).
+    /// code is ArgumentParser's (64 for a usage error, 1 for a failure). A root
+    /// command whose configuration goes through ``RootCommandConfiguration`` is
+    /// parsed without ArgumentParser's search for `--generate-completion-script`
+    /// when no argument asks for it.
     public static func terminalSafeMain() async {
         do {
-            var command = try await asyncParseAsRoot()
+            var command = try await RootCommandConfiguration.parse(Self.self, arguments: Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
