@@ -12,9 +12,10 @@ import Glibc
 /// commits only once the first pass has found every record good. Both stream
 /// the file, so memory stays bounded whatever its size.
 ///
-/// Input that cannot be read twice (standard input as `-`, a pipe, `<(…)`) is
-/// first copied once into a temporary file in `spoolDirectory`, which is
-/// removed afterwards whatever happens.
+/// Input that cannot be read twice (standard input as `-`, a pipe, `<(…)`, a
+/// character device) is first copied once into a temporary file in
+/// `spoolDirectory`, its records checked as they pass (a bad one stops the copy),
+/// and the copy is removed afterwards whatever happens.
 public struct FavoritesImporter: Sendable {
     /// Where an import is.
     public struct Progress: Sendable, Hashable {
@@ -178,8 +179,8 @@ public struct FavoritesImporter: Sendable {
         var reader = FavoritesJSONReader(handle: handle, defaultStoredAt: defaultStoredAt)
         do {
             return try body(&reader)
-        } catch let error as CocoaError {
-            throw FavoritesImportError.cannotRead(path: path, reason: error.localizedDescription)
+        } catch let error as JSONByteReader.ReadFailed {
+            throw FavoritesImportError.cannotRead(path: path, reason: error.reason)
         }
     }
 
@@ -208,7 +209,12 @@ public struct FavoritesImporter: Sendable {
         return try body(spool)
     }
 
-    /// Copies the whole input into a new temporary file in ``spoolDirectory``.
+    /// Copies the whole input into a new temporary file in ``spoolDirectory``,
+    /// checking every record as its bytes pass: input that is not the format
+    /// (`/dev/zero`, a stream of garbage that never ends) is refused at its first
+    /// bad byte, where a plain copy would wait for an end that may never come and
+    /// fill the disk meanwhile. A valid stream that never ends still fills the disk,
+    /// and is then refused by the failed write. On any error the copy is removed.
     private func spool(progress: (Progress) -> Void) throws -> Source {
         let input: FileHandle
         if path == "-" {
@@ -225,26 +231,31 @@ public struct FavoritesImporter: Sendable {
         }
         PartialFiles.shared.register(spoolPath)
         let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var size = 0
         do {
-            while let chunk = try input.read(upToCount: 1 << 16), !chunk.isEmpty {
-                do {
-                    try output.write(contentsOf: chunk)
-                } catch {
-                    throw FavoritesImportError.cannotRead(path: path, reason: "cannot spool it to \(spoolDirectory): \(error.localizedDescription)")
+            var reader = FavoritesJSONReader(handle: input, defaultStoredAt: defaultStoredAt, copyingTo: output)
+            while try reader.next() != nil {
+                if reader.count % 10_000 == 0 {
+                    progress(Progress(phase: .reading, records: reader.count, bytesRead: reader.bytesRead, totalBytes: 0))
                 }
-                size += chunk.count
-                progress(Progress(phase: .reading, records: 0, bytesRead: size, totalBytes: 0))
             }
-        } catch let error as FavoritesImportError {
-            unlink(spoolPath)
-            PartialFiles.shared.unregister(spoolPath)
-            throw error
+            // The reader has read up to the end of the input (nothing but whitespace
+            // may follow the array), so the copy holds every byte of it.
+            progress(Progress(phase: .reading, records: reader.count, bytesRead: reader.bytesRead, totalBytes: 0))
+            return Source(path: spoolPath, size: reader.bytesRead)
         } catch {
             unlink(spoolPath)
             PartialFiles.shared.unregister(spoolPath)
-            throw FavoritesImportError.cannotRead(path: path, reason: error.localizedDescription)
+            switch error {
+            case let error as FavoritesImportError:
+                throw error
+            case let error as JSONByteReader.ReadFailed:
+                throw FavoritesImportError.cannotRead(path: path, reason: error.reason)
+            case let error as JSONByteReader.CopyFailed:
+                throw FavoritesImportError.cannotRead(
+                    path: path, reason: "cannot spool it to \(spoolDirectory): \(error.underlying.localizedDescription)")
+            default:
+                throw FavoritesImportError.cannotRead(path: path, reason: error.localizedDescription)
+            }
         }
-        return Source(path: spoolPath, size: size)
     }
 }

@@ -25,7 +25,13 @@ public struct FavoritesJSONReader {
 
     /// A reader of `handle`; records without `storedAt` get `defaultStoredAt`.
     public init(handle: FileHandle, defaultStoredAt: Date) {
-        self.reader = JSONByteReader(handle: handle)
+        self.init(handle: handle, defaultStoredAt: defaultStoredAt, copyingTo: nil)
+    }
+
+    /// A reader of `handle` that also writes every byte it reads to `copy`
+    /// (throwing ``JSONByteReader/CopyFailed`` when that write fails).
+    init(handle: FileHandle, defaultStoredAt: Date, copyingTo copy: FileHandle?) {
+        self.reader = JSONByteReader(handle: handle, copyingTo: copy)
         self.defaultStoredAt = defaultStoredAt
         scratch.reserveCapacity(1024)
     }

@@ -1,9 +1,30 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Reads a file in 64 KiB chunks and hands out its bytes one at a time, counting lines.
-/// Memory stays bounded by the chunk size, whatever the file's size.
+/// Reads a file in chunks of up to 64 KiB and hands out its bytes one at a time, counting lines.
+/// Memory stays bounded by the chunk size, whatever the file's size. Each chunk
+/// can be copied to a second file as it is read (an import's spool).
 struct JSONByteReader {
+    /// Writing a chunk to the copy failed (the disk is full, say).
+    struct CopyFailed: Error {
+        /// The write's error.
+        let underlying: any Error
+    }
+
+    /// Reading the file failed.
+    struct ReadFailed: Error {
+        /// What read(2) said (strerror).
+        let reason: String
+    }
+
+    /// The most bytes one read asks for.
+    private static let chunkSize = 1 << 16
+
     private let handle: FileHandle
+    /// Where every chunk read is also written, if anywhere.
+    private let copy: FileHandle?
     private var buffer: [UInt8] = []
     private var position = 0
     private var consumedBeforeBuffer = 0
@@ -11,8 +32,10 @@ struct JSONByteReader {
     /// The 1-based line of the next byte (counted in whitespace, where JSON allows newlines).
     var line = 1
 
-    init(handle: FileHandle) {
+    /// A reader of `handle` that also writes every chunk it reads to `copy`.
+    init(handle: FileHandle, copyingTo copy: FileHandle? = nil) {
         self.handle = handle
+        self.copy = copy
     }
 
     /// How many bytes have been consumed.
@@ -71,15 +94,37 @@ struct JSONByteReader {
         }
     }
 
+    /// Reads the next chunk: what read(2) returns, which for a pipe, a FIFO or a
+    /// terminal is what has arrived so far (FileHandle's `read(upToCount:)` would
+    /// wait for a whole chunk or the end, so a bad record in a stream that stays
+    /// open would never be seen).
     private mutating func refill() throws {
         guard !atEnd else { return }
         consumedBeforeBuffer += buffer.count
         position = 0
-        guard let data = try handle.read(upToCount: 1 << 16), !data.isEmpty else {
-            buffer = []
+        let descriptor = handle.fileDescriptor
+        var result = 0
+        var failure: Int32 = 0
+        buffer = [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { bytes, initializedCount in
+            repeat {
+                result = read(descriptor, bytes.baseAddress, bytes.count)
+            } while result < 0 && errno == EINTR
+            if result < 0 { failure = errno }
+            initializedCount = max(result, 0)
+        }
+        guard result >= 0 else {
+            throw ReadFailed(reason: String(cString: strerror(failure)))
+        }
+        guard result > 0 else {
             atEnd = true
             return
         }
-        buffer = [UInt8](data)
+        if let copy {
+            do {
+                try copy.write(contentsOf: buffer)
+            } catch {
+                throw CopyFailed(underlying: error)
+            }
+        }
     }
 }

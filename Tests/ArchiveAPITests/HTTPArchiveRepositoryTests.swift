@@ -126,10 +126,10 @@ struct HTTPArchiveRepositoryTests {
     }
 
     @Test func aClosedPortIsUnreachable() async throws {
-        // Bind a server to get a free port, then stop it so nothing listens there.
-        let server = TestCatalogServer { _ in TestCatalogServer.Reply.json("[]") }
-        let base = try await server.start()
-        await server.stop()
+        // Port 1 is privileged and outside the ephemeral range, so no test server can ever be
+        // listening there. (A port freed by stopping a server could be taken at once by another
+        // test's server running in parallel — one that never answers turned this into a timeout.)
+        let base = "http://127.0.0.1:1"
         let repository = try HTTPArchiveRepository(baseURL: base, timeout: .seconds(5))
         let error = try await #require(throws: ArchiveAPIError.self) {
             try await repository.getArchiveResponse(keyword: "", category: "")

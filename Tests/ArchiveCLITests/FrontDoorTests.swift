@@ -253,6 +253,37 @@ struct FrontDoorTests {
         #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 3)
     }
 
+    /// Input that never ends is refused at its first bad byte, not copied until the
+    /// disk is full: `/dev/zero`, `/dev/urandom`, and a FIFO whose writer sent a bad
+    /// record and keeps it open. Nothing is stored and no spool file is left.
+    @Test func endlessOrGarbageInputIsRefusedAtItsFirstBadByte() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        for device in ["/dev/zero", "/dev/urandom"] {
+            let result = try cli.run(["import", device], timeout: .seconds(30))
+            #expect(result.status == 1, "\(device): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("nothing was imported"), "\(device): \(result.stderr)")
+        }
+        let fifo = cli.directory.path("endless")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            let text = "[\(Self.record(1)),\n{\"id\": 007}"
+            _ = text.withCString { write(descriptor, $0, strlen($0)) }
+            // The writer never ends its stream: only the test's end closes it.
+            _ = done.wait(timeout: .now() + 60)
+            close(descriptor)
+        }
+        writer.start()
+        let fromFIFO = try cli.run(["import", fifo], timeout: .seconds(30))
+        done.signal()
+        #expect(fromFIFO.status == 1, "\(fromFIFO.status) \(fromFIFO.stderr)")
+        #expect(fromFIFO.stderr.contains("record 1"), "\(fromFIFO.stderr)")
+        #expect(try leftovers(in: cli.directory.url.path).isEmpty, "the spool file is removed")
+        #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 1)
+    }
+
     // MARK: - 8. changed
 
     struct Change: Decodable, Equatable {
