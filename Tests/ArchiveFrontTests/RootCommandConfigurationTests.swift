@@ -40,8 +40,19 @@ struct RootCommandConfigurationTests {
                 _ = try await RootCommandConfiguration.parse(RecordingRoot.self, arguments: arguments)
                 Issue.record("\(arguments) parsed as a command instead of asking for a completion script")
             } catch {
-                #expect(RecordingRoot.exitCode(for: error) == .success, "\(arguments)")
-                #expect(RecordingRoot.fullMessage(for: error).contains("recording"), "\(arguments)")
+                let message = RecordingRoot.fullMessage(for: error)
+                if arguments.count == 1, arguments[0] == "--generate-completion-script" {
+                    // Without a shell name ArgumentParser reads $SHELL: the script for a
+                    // shell it knows, its own refusal otherwise (CI runs without SHELL).
+                    // Either is its own answer, never this command's parse.
+                    #expect(
+                        RecordingRoot.exitCode(for: error) == .success
+                            || message.contains("Can't autodetect a supported shell"),
+                        "\(arguments): \(message)")
+                } else {
+                    #expect(RecordingRoot.exitCode(for: error) == .success, "\(arguments)")
+                    #expect(message.contains("recording"), "\(arguments)")
+                }
             }
             #expect(RecordingRoot.configuration._superCommandName == nil)
         }
