@@ -104,7 +104,7 @@ compare cold-add-remove \
   "sqlite3 $peer_database \"$insert\" && sqlite3 $peer_database 'DELETE FROM archive_objects WHERE id = 66'" --
 
 # The largest engine fixture of the benchmark run (1,000,000 favorites in a full run).
-largest=$(ls "$FAVORITE_ARCHIVE_BENCH_DIR" | sed -n 's/^engine-\(v[0-9]*\)-\([0-9]*\)\.sqlite3$/\1 \2/p' | sort -k2 -n | tail -1)
+largest=$(ls "$FAVORITE_ARCHIVE_BENCH_DIR" | sed -n 's/^engine-\(v[0-9]*r[0-9]*\)-\([0-9]*\)\.sqlite3$/\1 \2/p' | sort -k2 -n | tail -1)
 schema=${largest% *}
 largest=${largest#* }
 fixture="$FAVORITE_ARCHIVE_BENCH_DIR/engine-$schema-$largest.sqlite3"

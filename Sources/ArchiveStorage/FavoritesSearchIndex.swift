@@ -16,4 +16,18 @@ public enum FavoritesSearchIndex {
             _ = emit(text)
         }
     }
+
+    /// How many favorites the search index of `database` holds, from FTS5's own totals.
+    ///
+    /// Equal to the number of stored favorites when every write kept the index in
+    /// step (``ArchiveDatabase/integrityReport(path:)`` compares the two); `nil`
+    /// when the database has no search index or its totals cannot be read. For a
+    /// program that writes an archive's tables through its own connection (the
+    /// benchmark's peers) and must check that it indexed what it stored.
+    public static func indexedFavorites(in database: Database) throws -> Int? {
+        switch try SearchIndexTotals.read(in: database) {
+        case .rows(let rows): rows
+        case .noIndex, .unreadable: nil
+        }
+    }
 }

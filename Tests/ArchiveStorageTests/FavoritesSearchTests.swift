@@ -249,6 +249,22 @@ struct FavoritesSearchTests {
         #expect(try database.integrityReport().isOK)
     }
 
+    /// A program writing through its own connection (the benchmark's peers) reads the
+    /// same totals: the favorites the index holds, `nil` without an index or totals.
+    @Test func theIndexedFavoritesAreReadFromTheTotals() throws {
+        let database = try ArchiveDatabase.inMemory()
+        func indexed() throws -> Int? { try database.queue.read { db in try FavoritesSearchIndex.indexedFavorites(in: db) } }
+        #expect(try indexed() == 0)
+        try database.favorites.create(contentsOf: Self.generated(count: 30, seed: 5))
+        #expect(try indexed() == 30)
+        try database.queue.write { db in try db.execute("DELETE FROM archive_objects WHERE id > 10") }
+        #expect(try indexed() == 30)
+        try database.queue.write { db in try db.execute("UPDATE archive_objects_search_data SET block = x'80' WHERE id = 1") }
+        #expect(try indexed() == nil)
+        try database.queue.write { db in try db.execute("DROP TABLE archive_objects_search") }
+        #expect(try indexed() == nil)
+    }
+
     /// FTS5's totals start with a SQLite varint: 7 bits a byte, big-endian, the
     /// ninth byte whole.
     @Test func varintsDecodeAsSQLiteWritesThem() {

@@ -36,9 +36,14 @@ public enum Fixtures {
     /// new migration builds new files instead of migrating old ones mid-benchmark.
     public static var schemaVersion: Int { (try? ArchiveMigrations.all().count) ?? 0 }
 
+    /// How the peers write their files: part of their names, raised when a peer's way
+    /// of writing changes, so that files written the old way are not reused.
+    /// 2: the GRDB peer keeps the search index in step (round 10).
+    public static let revision = 2
+
     /// The path of the file of `peer` holding the `count` favorites of the workload.
     public static func path(_ peer: String, _ count: Int) -> String {
-        (directory as NSString).appendingPathComponent("\(peer)-v\(schemaVersion)-\(count).sqlite3")
+        (directory as NSString).appendingPathComponent("\(peer)-v\(schemaVersion)r\(revision)-\(count).sqlite3")
     }
 
     /// The file of `peer` holding the `count` favorites of the workload, built on first use.
