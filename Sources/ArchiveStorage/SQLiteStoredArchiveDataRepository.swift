@@ -20,7 +20,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// A repository over a database already migrated with ``ArchiveMigrations``.
     package init(queue: DatabaseQueue) throws {
         self.queue = queue
-        hasSearchIndex = try queue.read { try $0.tableExists(Self.searchTable) }
+        hasSearchIndex = try queue.read { try $0.tableExists(FavoritesSearchIndex.table) }
     }
 
     // MARK: - SQL
@@ -50,26 +50,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     static let columns = Column.allCases.map(\.name).joined(separator: ", ")
-    /// The favorites search index (migration 0003).
-    static let searchTable = "archive_objects_search"
-    /// The size of a bulk insert after which the index is merged into one segment.
-    static let optimizeAfter = 10_000
-    /// FTS5's commands that merge the index into one segment, and that rebuild it from the table.
-    static let optimizeIndexSQL = "INSERT INTO \(searchTable) (\(searchTable)) VALUES ('optimize')"
-    static let rebuildIndexSQL = "INSERT INTO \(searchTable) (\(searchTable)) VALUES ('rebuild')"
     static let countSQL = "SELECT count(*) FROM archive_objects"
-    /// Indexes a favorite: its ID and texts as parameters 1...6 (as ``insertSQL``'s).
-    /// A single-row `VALUES` insert, never `INSERT … SELECT` nor a trigger: those open a
-    /// statement savepoint, at which this SQLite's FTS5 writes its pending index out,
-    /// row after row (about six times slower, measured).
-    static let indexInsertSQL = """
-        INSERT INTO \(searchTable) (rowid, photo_url, category, dish_name, shop_name, introduction) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-        """
-    /// Takes a favorite out of the index: FTS5's `delete` command, given the texts it was indexed with.
-    static let indexDeleteSQL = """
-        INSERT INTO \(searchTable) (\(searchTable), rowid, photo_url, category, dish_name, shop_name, introduction)
-        VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)
-        """
     static let placeholders = Column.allCases.map { _ in "?" }.joined(separator: ", ")
     /// Stores a new favorite; does nothing (no change counted) when the ID is stored.
     static let insertSQL = "INSERT INTO archive_objects (\(columns)) VALUES (\(placeholders)) ON CONFLICT (id) DO NOTHING"
@@ -212,11 +193,11 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
                 if count % 10_000 == 0 { progress(count) }
             }
             try indexDeferred(&deferred, in: db)
-            if hasSearchIndex, count >= Self.optimizeAfter {
+            if hasSearchIndex, count >= FavoritesSearchIndex.optimizeAfter {
                 // A large import leaves the index in many segments, which FTS5 would merge
                 // later, inside some single store or remove (seconds, at a million favorites):
                 // merged here instead, once, in the import's own transaction.
-                try db.execute(Self.optimizeIndexSQL)
+                try db.execute(FavoritesSearchIndex.optimizeSQL)
             }
             progress(count)
             return count
@@ -229,7 +210,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             if hasSearchIndex {
                 // The texts only: a row whose stored_at is out of range (see check) can still be removed.
                 guard let texts = try Self.indexedTexts(id: id, in: db) else { return false }
-                try Self.run(Self.indexDeleteSQL, id: id, texts: texts, in: db)
+                try Self.run(FavoritesSearchIndex.deleteSQL, id: id, texts: texts, in: db)
             }
             try db.execute("DELETE FROM archive_objects WHERE id = ?", id)
             return db.changes > 0
@@ -250,7 +231,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         try insert.run()
         if db.changes > 0 {
             if hasSearchIndex, deferred?.defers(object.id) != true {
-                try Self.run(Self.indexInsertSQL, binding: object, in: db)
+                try Self.run(FavoritesSearchIndex.insertSQL, binding: object, in: db)
             }
             return true
         }
@@ -260,13 +241,13 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         // The old texts must be in the index before they are taken out of it
         // (this favorite may be one that waits, stored earlier in this import).
         try indexDeferred(&deferred, in: db)
-        if hasSearchIndex, let old { try Self.run(Self.indexDeleteSQL, id: object.id, texts: old, in: db) }
+        if hasSearchIndex, let old { try Self.run(FavoritesSearchIndex.deleteSQL, id: object.id, texts: old, in: db) }
         let refresh = try db.cachedStatement(Self.refreshSQL)
         defer { refresh.reset() }
         try Self.bind(object, to: refresh, storedAt: false)
         try refresh.run()
         if hasSearchIndex {
-            try Self.run(Self.indexInsertSQL, binding: object, in: db)
+            try Self.run(FavoritesSearchIndex.insertSQL, binding: object, in: db)
             deferred?.indexed(object.id)
         }
         return false
@@ -281,8 +262,8 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     public func rebuildSearchIndex() throws -> Int {
         guard hasSearchIndex else { throw ArchiveStorageError.noSearchIndex(path: queue.path) }
         return try queue.write { db in
-            try db.execute(Self.rebuildIndexSQL)
-            try db.execute(Self.optimizeIndexSQL)
+            try db.execute(FavoritesSearchIndex.rebuildSQL)
+            try db.execute(FavoritesSearchIndex.optimizeSQL)
             return try Self.count(in: db)
         }
     }
@@ -292,7 +273,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         guard hasSearchIndex else { return }
         try deferred?.flush { id in
             guard let texts = try Self.indexedTexts(id: id, in: db) else { return }
-            try Self.run(Self.indexInsertSQL, id: id, texts: texts, in: db)
+            try Self.run(FavoritesSearchIndex.insertSQL, id: id, texts: texts, in: db)
         }
     }
 

@@ -16,7 +16,7 @@ import SQLite
 /// `integrity-check` cannot do (it is an `INSERT`).
 enum SearchIndexTotals {
     /// The shadow table that holds the index's totals.
-    static let dataTable = SQLiteStoredArchiveDataRepository.searchTable + "_data"
+    static let dataTable = FavoritesSearchIndex.table + "_data"
 
     /// What the totals say.
     enum Reading: Equatable {

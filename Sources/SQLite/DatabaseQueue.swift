@@ -15,7 +15,7 @@
 /// the `Database` or its statements outside the closure). `lock` is not `Sendable`
 /// as a Swift type, but it is a pthread mutex, made to be called from any thread,
 /// and it is an immutable `let` that no method replaces; `path` is an immutable `String`.
-public final class DatabaseQueue: @unchecked Sendable {
+public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is only touched while `lock` is held (see above)
     private let lock = RecursiveLock()
     private let database: Database
 

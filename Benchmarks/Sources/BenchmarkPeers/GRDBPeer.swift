@@ -9,7 +9,8 @@ import GRDB
 /// command with the stored texts before a delete, FTS5's `optimize` after a bulk
 /// import. (GRDB's own `synchronize(withTable:)` would do it with triggers, whose
 /// statement savepoints make FTS5 write a segment per row: see migration 0003. The
-/// peer takes the faster way, the engine's statements through cached statements.)
+/// peer takes the faster way, the engine's statements (``FavoritesSearchIndex``)
+/// through cached statements.)
 public final class GRDBPeer: FavoritesPeer {
     struct Favorite: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "archive_objects"
@@ -42,19 +43,6 @@ public final class GRDBPeer: FavoritesPeer {
 
     let queue: DatabaseQueue
 
-    // MARK: - The search index's statements (the engine's, as raw C runs them)
-
-    static let indexInsertSQL = """
-        INSERT INTO archive_objects_search (rowid, photo_url, category, dish_name, shop_name, introduction)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """
-    static let indexDeleteSQL = """
-        INSERT INTO archive_objects_search
-            (archive_objects_search, rowid, photo_url, category, dish_name, shop_name, introduction)
-        VALUES ('delete', ?, ?, ?, ?, ?, ?)
-        """
-    static let optimizeSQL = "INSERT INTO archive_objects_search (archive_objects_search) VALUES ('optimize')"
-
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         for migration in (try? ArchiveMigrations.all()) ?? [] {
@@ -79,7 +67,7 @@ public final class GRDBPeer: FavoritesPeer {
     public func importAll(_ data: WorkloadData) throws {
         try queue.write { db in
             for object in data.objects { try Self.store(Favorite(object), in: db) }
-            if data.objects.count >= 10_000 { try db.execute(sql: Self.optimizeSQL) }
+            if data.objects.count >= FavoritesSearchIndex.optimizeAfter { try db.execute(sql: FavoritesSearchIndex.optimizeSQL) }
         }
     }
 
@@ -87,7 +75,7 @@ public final class GRDBPeer: FavoritesPeer {
     static func store(_ favorite: Favorite, in db: Database) throws {
         try favorite.insert(db, onConflict: .ignore)
         guard db.changesCount > 0 else { return }
-        try db.cachedStatement(sql: indexInsertSQL).execute(arguments: [
+        try db.cachedStatement(sql: FavoritesSearchIndex.insertSQL).execute(arguments: [
             favorite.id, favorite.photoUrl, favorite.category, favorite.dishName, favorite.shopName, favorite.introduction,
         ])
     }
@@ -95,7 +83,7 @@ public final class GRDBPeer: FavoritesPeer {
     /// Takes a favorite out of the index with its stored texts, then deletes it.
     static func delete(id: Int64, in db: Database) throws {
         guard let stored = try Favorite.fetchOne(db, key: id) else { return }
-        try db.cachedStatement(sql: indexDeleteSQL).execute(arguments: [
+        try db.cachedStatement(sql: FavoritesSearchIndex.deleteSQL).execute(arguments: [
             stored.id, stored.photoUrl, stored.category, stored.dishName, stored.shopName, stored.introduction,
         ])
         _ = try stored.delete(db)

@@ -29,8 +29,8 @@ for count in Fixtures.sizes {
     for (name, open) in peers {
         let database = try Database(path: Fixtures.path(name, count))
         try database.register(FavoritesSearchIndex.tokenizer)
-        if try database.tableExists("archive_objects_search") {
-            try database.execute("INSERT INTO archive_objects_search (archive_objects_search) VALUES ('optimize')")
+        if try database.tableExists(FavoritesSearchIndex.table) {
+            try database.execute(FavoritesSearchIndex.optimizeSQL)
         }
         // CI's smoke run checks that every peer keeps its search index in step with its
         // favorites, as the engine does, so that no peer is measured doing less work:
@@ -56,7 +56,7 @@ func checkIndex(of database: Database, peer: String, after step: String) throws 
     guard indexed == favorites else {
         throw PeerError("\(peer)'s file holds \(favorites ?? 0) favorites after \(step), its search index \(indexed.map(String.init) ?? "none"): the peer does not keep the index in step")
     }
-    try database.execute("INSERT INTO archive_objects_search (archive_objects_search) VALUES ('integrity-check')")
+    try database.execute("INSERT INTO \(FavoritesSearchIndex.table) (\(FavoritesSearchIndex.table)) VALUES ('integrity-check')")
 }
 
 // The favorites search index's price in file size: each engine fixture, and a
