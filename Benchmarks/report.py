@@ -357,15 +357,18 @@ def main():
   23 KB bitmap instead of gold's 122,000 entries of 24 bytes, 2.9 MB that stayed resident (a cold
   `archive search`, the same objects relinked both ways: 21.1 to 17.5 MB). `-no-pie` would remove
   the relocations entirely; not taken, as it gives up address-space randomization.
-- **Store search** p50 was 292–417 µs over the runs of rounds 7 to 9 (target 500 µs), and a
-  first full run in round 7 read 596 µs, 587 µs run alone right after it, when the machine was
-  slower (raw C's page read 33–37 µs alone, 21–23 µs in the other runs); the next run, on the same
-  code, 389 µs. Round 10's full run reads 527 µs, a miss: no code on its path changed since
-  round 9's run (379 µs in a full run earlier the same day, on the same engine code). Run alone right after it (`swift package benchmark --filter
-  storeSearch`, twice): 457 and 468 µs, with raw C's page at 32 µs as in the full run. It is a
-  chain of Swift concurrency hops (dispatch, the middleware's task, the main actor, the awaited
-  effects) whose cost follows the machine's scheduling more than the engine's queries (the merge
-  it makes reads 29 µs); not chased further this round.
+- **Store search** p50 was 292–417 µs over the runs of rounds 7 to 9 (target 500 µs), and
+  round 10's full run read 527 µs, a miss, with no code on its path changed. After that run I found where
+  the time went: ordo-one runs an async benchmark on a task of the global pool, so each awaited
+  search also hopped to the main thread and back, a hop no front makes (TUIApp and the CLI's
+  commands dispatch from the main actor). The benchmark now runs on the main actor and starts
+  and stops its measurement there. Run alone at N = 1,000,000, the same fixtures, one variant
+  after the other, twice (`swift package benchmark --filter 'storeSearch.*'`): p50 328 and
+  424 µs measured from the pool, 214 and 163 µs from the main actor; p0 173 and 253 against
+  103 and 82 µs. The hop was a third to a half of the old figure, and it followed the machine's
+  scheduling, which is why the old figure wandered between runs. What remains is the search
+  itself: dispatch, the middleware's task, the bundled catalog, the merge (29 µs) and the new
+  state.
 - **cold start** (whole process): `archive search` no longer writes when it repeats the
   remembered search (`archive search --last`, or the same query twice, as the benchmark runs
   it): such a process only reads, so SQLite has no WAL frames to sync and checkpoint at exit
