@@ -249,7 +249,7 @@ def main():
 ## Notes on the misses
 
 - **import with the search index** is 0.22–0.45× of the import without it over the full runs
-  of the last seven rounds, 0.22–0.28× in round 10's, 0.25–0.38× in this one (round 11; target 0.6×). Each favorite has about 133 characters of text, so about
+  of the last seven rounds, 0.22–0.28× in round 10's, 0.25–0.38× and 0.25–0.27× in this round's two (round 11; target 0.6×). Each favorite has about 133 characters of text, so about
   133 grams, one per character: that is what makes 1- and 2-character keywords (`蕎`, `寿司`)
   exact prefix queries. Where the time goes, measured last round on 200,000 favorites with a
   probe binary that links the engine and swaps what its tokenizer hands FTS5 (one process, the
@@ -279,22 +279,22 @@ def main():
   alone). The fixtures are reused between runs, so the earlier runs read 60–115 µs at 10,000
   (74× and 43× the scan) depending on how many toggles had run on them; `PrepareFixtures` now
   merges each fixture's index back into one segment, as an import leaves it, before every run
-  (126–143× since). The search benchmarks run first and can read slower in a full run than alone
+  (126–146× since). The search benchmarks run first and can read slower in a full run than alone
   (last round: 61 against 37 µs at 10,000, 0.92 against 0.51 ms at 1,000,000), and so does the
   scan beside them (8.7 against 4.8 ms at 10,000): the machine, not the index, so the ratios hold.
 - **import end to end**: `archive import` of the 1M export took 72 s in the previous round: an
   export lists favorites newest first, and FTS5 writes its pending index out as a new segment
   whenever a row's ID is lower than the one before, so it wrote one per favorite. Favorites that
   arrive out of ID order are now indexed at the end of the import, in ID order, in the same
-  transaction: 20–25 s, 0.61–0.83× raw C's rate over the last runs (raw C: rows already parsed,
+  transaction: 17–25 s, 0.61–0.83× raw C's rate over the last runs (raw C: rows already parsed,
   with the same index statements). The Python script keeps no index (it cannot load the engine's
-  tokenizer), so its row (1.61–2.09× its time over the last seven full runs) compares unlike work:
-  the index is about 10 of the 21–25 s (the harness: 14 s with it, 3.7 s without). Peak memory 58 MB
+  tokenizer), so its row (1.61–2.20× its time over the last nine full runs) compares unlike work:
+  the index is about 10 of the 17–25 s (the harness: 14 s with it, 3.7 s without). Peak memory 58 MB
   (the duplicate counter's Bloom filter is now sized for the smallest possible record, 8 MB
   instead of 16). Round 9: the import checks the file on a thread of its own while it stores
   (it used to check first, then store), so one reading of the file (1.7 s at 1M) is off its
   time: 23.3 and 21.9 against 21.0 and 20.6 s (`/usr/bin/time`, alternating runs), 1.99× to
-  1.72× the script's time in round 9's full runs, 1.93× (1.84× static) in round 10's, 2.20× (1.82× static) in round 11's. `perf record` of what remains: SQLite 39 % of the
+  1.72× the script's time in round 9's full runs, 1.93× (1.84× static) in round 10's, 2.20× and 1.98× (1.82× and 1.80× static) in round 11's two. `perf record` of what remains: SQLite 39 % of the
   samples (FTS5's pending-term hash; its `memcmp` alone 6 %), the kernel 22 % (`pwrite` 16 %: a
   757 MB WAL, then the checkpoint's copy into a 753 MB file, of which about 300 MB are free pages
   the index's merges and the final `optimize` leave; the fixture holds the same favorites in
@@ -309,13 +309,13 @@ def main():
   The 3× target dates from before the index (issue 6's orientation: raw C 450,000 rows/s, GRDB
   97,000): now every peer pays FTS5 for the same grams, about 17 µs a favorite at 1,000,000 (the
   engine: 22.0 µs with the index, 4.9 µs without), and GRDB takes 34 µs, so even an engine whose
-  own work cost nothing would import 2× GRDB's rate: 1.5–1.9× in round 10's run, 1.5–2.3× in round 11's. The target
+  own work cost nothing would import 2× GRDB's rate: 1.5–1.9× in round 10's run, 1.5–2.3× and 1.3–1.7× in round 11's two. The target
   needs the index's price down first (the first note).
 - **engine against raw C** at import and toggle run the same statements (the C peer's bulk
-  insert also ends with `optimize`). Import reads 0.80–1.06× over the last five runs (0.86–0.90×
-  in round 10's, 0.86–1.00× in round 11's). Toggle
+  insert also ends with `optimize`). Import reads 0.80–1.06× over the last seven runs (0.86–0.90×
+  in round 10's, 0.86–1.00× and 0.87–0.92× in round 11's two). Toggle
   (one transaction per add or remove, each writing a small FTS5 segment that FTS5 merges every
-  few toggles, so p99 is 4 ms) moved between 0.60× and 1.39× across runs (0.83–1.02× in round 11's, 0.89–0.90× in round
+  few toggles, so p99 is 4 ms) moved between 0.60× and 1.39× across runs (0.83–1.02× and 0.95–0.99× in round 11's two, 0.89–0.90× in round
   10's, 0.82–0.83× in round 9's, 0.99–1.15× in round 8's, 0.60× at 10,000 in round 7's); run alone last round, the engine's p50
   was 153 µs and raw C's 158 µs at 10,000. This machine's speed varies within
   and between runs (see "Small N").
@@ -324,8 +324,8 @@ def main():
   favorite into an object). This round the page's texts are read as SQLite converts them, without
   asking each column's type (a number another program stored in a text column reads as its
   text), and the loop no longer appends through a captured builder: 26 to 23 µs at 100,000,
-  1.14× raw C at every N (1.29–1.35× before). Round 11's full run read 46 against 35 µs at
-  1,000,000 (1.31×, a miss by 0.01): the engine's samples fell in two modes that run, 28 and
+  1.14× raw C at every N (1.29–1.35× before). Round 11's first full run read 46 against 35 µs at
+  1,000,000 (1.31×, a miss by 0.01; its second, the table's, 21 against 18 µs at every N, 1.17×): the engine's samples fell in two modes that run, 28 and
   45 µs, where its runs alone since give one (about 20 µs). Run alone right after it, twice:
   28/24 (1.17×) and 29/23 µs (1.26×); alone on a quiet machine this round, four times: 20–21
   against 18 µs (1.11–1.17×). Tried this round: sizing the page's text buffer for 512 bytes a
@@ -337,11 +337,11 @@ def main():
   engine's own code 9 % and the Swift runtime 3 %: the row loop, `Array.append(contentsOf:)`
   and its uniqueness checks, with the page's allocations about 2.5–3 µs a page, which is the
   whole difference from raw C.
-- **original** at 1,000,000 read 69 s in round 11's full run, one sample (the benchmark stops
+- **original** at 1,000,000 read 69 s in round 11's first full run (995 ms in its second), one sample (the benchmark stops
   after 30 s), where the last eight full runs read 1.3–2.2 s; run alone after it, on the same code and
   fixture: p50 963 ms over 5 samples, the slowest 4.3 s. The original loads all 1,000,000
   objects (693 MB resident) for each merge; the one slow sample is the machine, not a change.
-- **export** reads 0.80–1.19× `sqlite3 -json`'s time over the last eight runs (hyperfine alone
+- **export** reads 0.73–1.19× `sqlite3 -json`'s time over the last ten runs (hyperfine alone
   last round: 2.63 s against 2.29 s, user time 1.56 s against 1.50 s). It writes to a temporary
   file that it `fsync`s and renames, so a crash never leaves half an export; the peer's shell
   redirection does neither, and the flush of 390 MB is most of the difference. `perf`: the
@@ -353,7 +353,7 @@ def main():
   them in an 8-run pass), with less spread (σ 0.22 to 0.12 s). Round 8's full run, the first
   with it: 0.98× (0.94× static), both met; round 9's, on the same export code: 1.02× (1.00×
   static, 1,973.6 against 1,967.7 ms), by a few milliseconds in two seconds; round 10's: 0.80×
-  (0.78× static); round 11's: 0.95× (0.97× static).
+  (0.78× static); round 11's two: 0.95× and 0.73× (0.97× and 0.73× static).
 - **standalone merge memory** (a program linking only the engine; `PeakRSS`, a C parent) is
   within 1.5× of the C peer with the static runtime since round 7: 16.5 to 11.8–11.9 MB (two
   full runs). The engine (`SQLite`, `ArchiveSearch`, `ArchiveStorage`) now imports FoundationEssentials instead of
@@ -364,7 +364,7 @@ def main():
   `libFoundationEssentials` and `libswiftCore` as shared libraries, which the static build
   does not pay for. What is left against C (about 3.5 MB): the Swift runtime's metadata and
   the pages of code the kernel maps around each fault (64 KB). Round 8: 10.9 MB (1.32×); round
-  9: 11.0 MB (1.34×); round 10: 11.1 MB (1.36×); round 11: 11.0 MB (1.34×). Where the dynamic build's memory goes (round 9, `smaps` at exit under
+  9: 11.0 MB (1.34×); round 10: 11.1 MB (1.36×); round 11: 11.0 MB (1.34× and 1.32×). Where the dynamic build's memory goes (round 9, `smaps` at exit under
   gdb: 13.7 MB resident): `libswiftCore` 4.9 MB, `libFoundationEssentials` 2.1 MB, libc and
   libsqlite3 1.3 MB each, libstdc++ 0.9 MB, `_RegexParser` and `_StringProcessing` 0.8 MB (which
   `libFoundationEssentials` needs), the program 0.5 MB, its heap 0.3 MB: the shared Swift runtime
@@ -384,7 +384,7 @@ def main():
   103 and 82 µs. The hop was a third to a half of the old figure, and it followed the machine's
   scheduling, which is why the old figure wandered between runs. What remains is the search
   itself: dispatch, the middleware's task, the bundled catalog, the merge (29 µs) and the new
-  state. Round 11's full run, the first with it: p50 294 µs, p99 632 µs.
+  state. Round 11's two full runs, the first with it: p50 294 and 81 µs, p99 632 and 175 µs.
 - **cold start** (whole process): `archive search` no longer writes when it repeats the
   remembered search (`archive search --last`, or the same query twice, as the benchmark runs
   it): such a process only reads, so SQLite has no WAL frames to sync and checkpoint at exit
@@ -422,7 +422,8 @@ def main():
   2.10 ms (4.25×), 15.32 ms dynamic (7.28×), and `add` + `remove` 22.70 ms static against
   7.14 ms (3.18×); round 11's, on the same start-up code again: 9.00 ms static (the same) against
   1.74 ms (5.18×: the peer read faster), 16.39 ms dynamic (9.42×), `add` + `remove` 22.04 ms
-  static against 5.48 ms (4.02×). `add` + `remove`: 18.70 ms static (21.25 last round), but its peer
+  static against 5.48 ms (4.02×); round 11's second, on a faster machine: 5.75 ms static against 1.45 ms (3.96×),
+  8.87 ms dynamic (6.12×), `add` + `remove` 13.17 ms static against 4.14 ms (3.18×). `add` + `remove`: 18.70 ms static (21.25 last round), but its peer
   read 5.31 ms against 7.87 ms (its two commits sync the disk), so the ratio reads 3.52× (2.70×).
   Where a cold search's time went before these changes (static build, exits placed in the code
   for the measurement, `perf stat -r 40`): 5.6 ms until `main` runs, the parse 2.7 ms, the
