@@ -324,9 +324,10 @@ def main():
   favorite into an object). This round the page's texts are read as SQLite converts them, without
   asking each column's type (a number another program stored in a text column reads as its
   text), and the loop no longer appends through a captured builder: 26 to 23 µs at 100,000,
-  1.14× raw C at every N (1.29–1.35× before). Round 11's first full run read 46 against 35 µs at
-  1,000,000 (1.31×, a miss by 0.01; its second, the table's, 21 against 18 µs at every N, 1.17×): the engine's samples fell in two modes that run, 28 and
-  45 µs, where its runs alone since give one (about 20 µs). Run alone right after it, twice:
+  1.14× raw C at every N (1.29–1.35× before). Round 11's second full run, the table's, reads
+  21 against 18 µs at every N (1.17×). Its first read 46 against 35 µs at 1,000,000 (1.31×, a
+  miss by 0.01): in that run the engine's samples fell in two modes, 28 and 45 µs, where its
+  runs alone since give one (about 20 µs). Run alone right after it, twice:
   28/24 (1.17×) and 29/23 µs (1.26×); alone on a quiet machine this round, four times: 20–21
   against 18 µs (1.11–1.17×). Tried this round: sizing the page's text buffer for 512 bytes a
   row instead of 256 (the 1M fixture's newest rows hold 264, so the buffer grows once a page),
@@ -337,8 +338,9 @@ def main():
   engine's own code 9 % and the Swift runtime 3 %: the row loop, `Array.append(contentsOf:)`
   and its uniqueness checks, with the page's allocations about 2.5–3 µs a page, which is the
   whole difference from raw C.
-- **original** at 1,000,000 read 69 s in round 11's first full run (995 ms in its second), one sample (the benchmark stops
-  after 30 s), where the last eight full runs read 1.3–2.2 s; run alone after it, on the same code and
+- **original** at 1,000,000 read 69 s in round 11's first full run, a single sample (the
+  benchmark stops after 30 s), where the eight full runs before it read 1.3–2.2 s and its second
+  run 995 ms; run alone after the first, on the same code and
   fixture: p50 963 ms over 5 samples, the slowest 4.3 s. The original loads all 1,000,000
   objects (693 MB resident) for each merge; the one slow sample is the machine, not a change.
 - **export** reads 0.73–1.19× `sqlite3 -json`'s time over the last ten runs (hyperfine alone
@@ -423,7 +425,7 @@ def main():
   7.14 ms (3.18×); round 11's, on the same start-up code again: 9.00 ms static (the same) against
   1.74 ms (5.18×: the peer read faster), 16.39 ms dynamic (9.42×), `add` + `remove` 22.04 ms
   static against 5.48 ms (4.02×); round 11's second, on a faster machine: 5.75 ms static against 1.45 ms (3.96×),
-  8.87 ms dynamic (6.12×), `add` + `remove` 13.17 ms static against 4.14 ms (3.18×). `add` + `remove`: 18.70 ms static (21.25 last round), but its peer
+  8.87 ms dynamic (6.12×), `add` + `remove` 13.17 ms static against 4.14 ms (3.18×). An earlier run's `add` + `remove`: 18.70 ms static (21.25 in the full run before it), but its peer
   read 5.31 ms against 7.87 ms (its two commits sync the disk), so the ratio reads 3.52× (2.70×).
   Where a cold search's time went before these changes (static build, exits placed in the code
   for the measurement, `perf stat -r 40`): 5.6 ms until `main` runs, the parse 2.7 ms, the
