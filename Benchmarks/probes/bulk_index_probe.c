@@ -628,6 +628,22 @@ static int by_value(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+// The list under `key` in a block, or NULL; `*length` gets its bytes.
+static const unsigned char *find_entry(const unsigned char *block, int block_length, uint32_t key, int *length) {
+    for (int at = 0; at < block_length;) {
+        uint32_t entry_key;
+        memcpy(&entry_key, block + at, 4);
+        at += 4;
+        int entry_length = (int)read_varint(block, &at);
+        if (entry_key == key) {
+            *length = entry_length;
+            return block + at;
+        }
+        at += entry_length;
+    }
+    return NULL;
+}
+
 // The bytes of the lists under `key` in every run, each run's list followed by a 0 (IDs
 // are positive, so no delta is 0); NULL, and `*length` past `limit`, when they hold more
 // than `limit` bytes.
@@ -638,32 +654,25 @@ static const unsigned char *read_key(sqlite3_stmt *select, uint32_t key, int64_t
     for (int live = 0; live < live_count; live++) {
         sqlite3_bind_int(select, 1, live_number[live]);
         sqlite3_bind_int64(select, 2, key);
+        int entry_length;
+        const unsigned char *entry = NULL;
         if (sqlite3_step(select) == SQLITE_ROW) {
-            const unsigned char *block = sqlite3_column_blob(select, 0);
-            int block_length = sqlite3_column_bytes(select, 0);
-            for (int at = 0; at < block_length;) {
-                uint32_t entry_key;
-                memcpy(&entry_key, block + at, 4);
-                at += 4;
-                int entry_length = (int)read_varint(block, &at);
-                if (entry_key == key) {
-                    if ((int64_t)(*length + entry_length) > limit) {
-                        sqlite3_reset(select);
-                        *length = (size_t)limit + 1;
-                        return NULL;
-                    }
-                    if (*length + entry_length + 1 > capacity) {
-                        capacity = 2 * (*length + entry_length + 1);
-                        lists = realloc(lists, capacity);
-                        if (!lists) fail("out of memory");
-                    }
-                    memcpy(lists + *length, block + at, entry_length);
-                    *length += entry_length;
-                    lists[(*length)++] = 0;
-                    break;
-                }
-                at += entry_length;
+            entry = find_entry(sqlite3_column_blob(select, 0), sqlite3_column_bytes(select, 0), key, &entry_length);
+        }
+        if (entry && (int64_t)(*length + entry_length) > limit) {
+            sqlite3_reset(select);
+            *length = (size_t)limit + 1;
+            return NULL;
+        }
+        if (entry) {
+            if (*length + entry_length + 1 > capacity) {
+                capacity = 2 * (*length + entry_length + 1);
+                lists = realloc(lists, capacity);
+                if (!lists) fail("out of memory");
             }
+            memcpy(lists + *length, entry, entry_length);
+            *length += entry_length;
+            lists[(*length)++] = 0;
         }
         sqlite3_reset(select);
     }
@@ -681,18 +690,11 @@ static int64_t key_size(sqlite3_stmt *measure, uint32_t key) {
         if (sqlite3_step(measure) == SQLITE_ROW) {
             uint32_t first_key = (uint32_t)sqlite3_column_int64(measure, 0);
             const unsigned char *block = sqlite3_column_blob(measure, 2);
+            int entry_length;
             if (!block) {
                 if (first_key == key) size += sqlite3_column_int64(measure, 1);
-            } else {
-                int block_length = sqlite3_column_bytes(measure, 2);
-                for (int at = 0; at < block_length;) {
-                    uint32_t entry_key;
-                    memcpy(&entry_key, block + at, 4);
-                    at += 4;
-                    int entry_length = (int)read_varint(block, &at);
-                    if (entry_key == key) { size += entry_length; break; }
-                    at += entry_length;
-                }
+            } else if (find_entry(block, sqlite3_column_bytes(measure, 2), key, &entry_length)) {
+                size += entry_length;
             }
         }
         sqlite3_reset(measure);
