@@ -283,9 +283,10 @@ def main():
   read back through SQLite in the same transaction ("merged"), or, for the first level, in memory
   on the second thread before they are written ("pipelined"). Each cell is the rate against the
   import without an index, from medians of 5 interleaved runs (3 at 1,000,000; one at 1,000,000
-  varied); FTS5 here is SQLite's own trigram tokenizer, the nearest C stand-in for the engine's,
-  written in ID order as the engine writes it. The pipelined column is a second set of runs, in
-  which the columns both sets share agree within 0.04:
+  varied, whose FTS5 and one-thread cells come from another single run, 4.18 s without an index);
+  FTS5 here is SQLite's own trigram tokenizer, the nearest C stand-in for the engine's, written in
+  ID order as the engine writes it. The pipelined column is a second set of runs, in which the
+  columns both sets share agree within 0.04:
 
   | favorites | no index (s) | FTS5 | bulk, 1 thread | 2 threads | 1 thread, merged | 2 threads, merged | pipelined |
   |---|---:|---:|---:|---:|---:|---:|---:|
@@ -298,19 +299,20 @@ def main():
   The search of `番号 12346` (56 favorites at 1,000,000), in one read transaction with SQLite's
   default 2 MB page cache: 30 µs at 10,000; 1.0 ms at 200,000 over 13 runs, 0.5–0.6 ms merged;
   at 1,000,000 7.4–8.9 ms over the 62 unmerged runs, 3.4–3.5 ms merged, 3.0–3.3 ms pipelined
-  (with a 64 MB page cache 1.2 and 0.9 ms; on varied text 7.5, 2.4 and 1.7 ms; target 2 ms). The probe
-  checks what its index finds for four keywords (one that no favorite holds) against a scan and
-  exits 1 on a difference: with every eighth favorite left out of the lists, or an ID dropped by a
-  merge, it fails; AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer report nothing
-  on it; the smoke run builds and checks it, merges included. So a bulk-built index imports at
-  1.3–2.5× FTS5's rate on the benchmarks' favorites and 3.7–6.7× on varied text. Pipelined, it meets
-  0.6× at 200,000 and 1,000,000 (0.70–0.71×) but not at 10,000 (0.54×: one run, on one thread;
-  runs of 4,096 gave 0.64× unmerged) nor on varied text (0.37–0.48×), and its search at 1,000,000
-  is 3.0–3.3 ms where the target is 2: it needs fewer runs, cheaper lookups or a larger cache
-  (0.9 ms with 64 MB). The engine would also need its single writes kept apart (a small table of
-  favorites not yet in a run, read by a scan), a migration 0004 that replaces the FTS5 table, new
-  checks for `check` and `reindex`, and the peers to follow: a redesign of the index, its search
-  and its checks (cases 31–40 of RELIABILITY.md), not started.
+  (with a 64 MB page cache 1.2 and 0.9 ms; on varied text 7.5, 2.4 and 1.7 ms; target 2 ms).
+  The probe checks what its index finds for four keywords (one that no favorite holds) against a
+  scan and exits 1 on a difference: with every eighth favorite left out of the lists, or an ID
+  dropped by a merge, it fails; AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer
+  report nothing on it; the smoke run builds and checks it, merges included. So a bulk-built
+  index imports at 1.3–2.5× FTS5's rate on the benchmarks' favorites and 3.7–6.7× on varied
+  text. Pipelined, it meets 0.6× at 200,000 and 1,000,000 (0.70–0.71×) but not at 10,000
+  (0.54×: one run, on one thread; runs of 4,096 gave 0.64× unmerged) nor on varied text
+  (0.37–0.48×), and its search at 1,000,000 is 3.0–3.3 ms where the target is 2: it needs fewer
+  runs, cheaper lookups or a larger cache (0.9 ms with 64 MB). The engine would also need its
+  single writes kept apart (a small table of favorites not yet in a run, read by a scan), a
+  migration 0004 that replaces the FTS5 table, new checks for `check` and `reindex`, and the
+  peers to follow: a redesign of the index, its search and its checks (cases 31–40 of
+  RELIABILITY.md), not started.
 - **favorites search**: the index is asked only for a keyword's rarest windows. Each window is
   probed for its first 8 rows, whose IDs say how dense its list is; a window most favorites
   contain (`番号 ` in `番号 12346`, whose list holds every favorite) is left out, because FTS5
