@@ -282,8 +282,9 @@ def main():
   are merged as they accumulate: whenever 8 runs share a level they become one run of the next,
   read back through SQLite in the same transaction ("merged"), or, for the first level, in memory
   on the second thread before they are written ("pipelined"). Each cell is the rate against the
-  import without an index, from medians of 5 interleaved runs (3 at 1,000,000; one at 1,000,000
-  varied, whose FTS5 and one-thread cells come from another single run, 4.18 s without an index);
+  import without an index, from medians of 5 interleaved runs (`bulk_index_runs.sh`; 3 at
+  1,000,000; one at 1,000,000 varied, whose FTS5 and one-thread cells come from another single
+  run, 4.18 s without an index);
   FTS5 here is SQLite's own trigram tokenizer, the nearest C stand-in for the engine's, written in
   ID order as the engine writes it. The pipelined column is a second set of runs, in which the
   columns both sets share agree within 0.04:
@@ -305,14 +306,16 @@ def main():
   dropped by a merge, it fails; AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer
   report nothing on it; the smoke run builds and checks it, merges included. So a bulk-built
   index imports at 1.3–2.5× FTS5's rate on the benchmarks' favorites and 3.7–6.7× on varied
-  text. Pipelined, it meets 0.6× at 200,000 and 1,000,000 (0.70–0.71×) but not at 10,000
-  (0.54×: one run, on one thread; runs of 4,096 gave 0.64× unmerged) nor on varied text
-  (0.37–0.48×), and its search at 1,000,000 is 3.0–3.3 ms where the target is 2: it needs fewer
-  runs, cheaper lookups or a larger cache (0.9 ms with 64 MB). The engine would also need its
-  single writes kept apart (a small table of favorites not yet in a run, read by a scan), a
-  migration 0004 that replaces the FTS5 table, new checks for `check` and `reindex`, and the
-  peers to follow: a redesign of the index, its search and its checks (cases 31–40 of
-  RELIABILITY.md), not started.
+  text. Pipelined, it meets 0.6× at 200,000 and 1,000,000 (0.70–0.71×; 0.66× in a third set of
+  runs at 1,000,000). At 10,000 the import is one run on one thread (0.54×); runs of 4,096 on two
+  threads, left unmerged, give 0.74× with a 53 µs search. On varied text it stays at 0.37–0.48×,
+  and its search at 1,000,000 is 3.0–3.3 ms where the target is 2. Merging 16 runs
+  instead of 8 made it no faster (3.2–3.5 ms), so the runs' number is not what is left: their
+  lookups and the candidates' reads, which a larger cache takes to 0.9 ms (64 MB). The engine
+  would also need its single writes kept apart (a small table of favorites not yet in a run, read
+  by a scan), a migration 0004 that replaces the FTS5 table, new checks for `check` and
+  `reindex`, and the peers to follow: a redesign of the index, its search and its checks (cases
+  31–40 of RELIABILITY.md), not started.
 - **favorites search**: the index is asked only for a keyword's rarest windows. Each window is
   probed for its first 8 rows, whose IDs say how dense its list is; a window most favorites
   contain (`番号 ` in `番号 12346`, whose list holds every favorite) is left out, because FTS5

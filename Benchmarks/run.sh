@@ -34,14 +34,10 @@ if [[ $mode == smoke ]]; then
   python3 report.py --smoke --process="$process" "$results"
   # The probes (probes/, quoted in BENCHMARKS.md's notes) build and run at a small N, so that
   # they cannot rot: the bulk index in runs of 500 merged two by two (on one thread, on two,
-  # and in memory), its answers checked against a scan (it exits 1 on a difference); the
-  # varied-text import.
-  probe="$FAVORITE_ARCHIVE_BENCH_DIR/bulk_index_probe"
-  "$(command -v cc || command -v clang)" -O2 -o "$probe" probes/bulk_index_probe.c -lsqlite3 -lpthread
+  # and in memory), its answers checked against a scan (the probe exits 1 on a difference,
+  # and so does the runner); the varied-text import.
   for data in fixture varied; do
-    for probe_mode in none fts5 serial parallel pipelined; do
-      "$probe" 3000 "$probe_mode" 500 "$FAVORITE_ARCHIVE_BENCH_DIR/probe.sqlite3" "$data" 2
-    done
+    bash probes/bulk_index_runs.sh 3000 1 "none:0 fts5:0 serial:2 parallel:2 pipelined:2" "$data" 500
   done
   bash probes/varied_import.sh 300 "$(swift build -c release --show-bin-path)/archive" 1
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
