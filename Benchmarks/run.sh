@@ -35,10 +35,10 @@ if [[ $mode == smoke ]]; then
   # The probes (probes/, quoted in BENCHMARKS.md's notes) build and run at a small N, so that
   # they cannot rot: the bulk index in runs of 500 merged two by two (on one thread, on two,
   # and in memory), its answers checked against a scan (the probe exits 1 on a difference,
-  # and so does the runner); the varied-text import.
-  for data in fixture varied; do
-    bash probes/bulk_index_runs.sh 3000 1 "none:0 fts5:0 serial:2 parallel:2 pipelined:2" "$data" 500
-  done
+  # and so does the runner); the probe's refusals of paths it did not make; the varied-text
+  # import.
+  bash probes/bulk_index_runs.sh 3000 1 "none:0 fts5:0 serial:2 parallel:2 pipelined:2" "fixture varied" 500
+  bash probes/check_probe_guards.sh
   bash probes/varied_import.sh 300 "$(swift build -c release --show-bin-path)/archive" 1
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
 else

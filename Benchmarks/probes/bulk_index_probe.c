@@ -34,9 +34,13 @@
 // keywords through the index (their windows' lists intersected, a list over 1/8 of the
 // favorites left out) and checks each answer against a scan; a difference exits 1.
 //
+// DATABASE (default /tmp/bulk_index_probe.sqlite3) is deleted and made again: the probe
+// refuses a path that exists and is not a database it made.
+//
 // Build and run (Debian: libsqlite3-dev):
 //   cc -O2 -o /tmp/bulk_index_probe Benchmarks/probes/bulk_index_probe.c -lsqlite3 -lpthread
 //   /tmp/bulk_index_probe N none|fts5|serial|parallel|pipelined [RUN_SIZE [DATABASE [fixture|varied [FAN_IN]]]]
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -44,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 // MARK: - The favorites
@@ -800,32 +805,83 @@ static long search(sqlite3 *db, const char *keyword, int favorites, long *candid
     return matches;
 }
 
+// MARK: - Arguments and the scratch database
+
+// `text` as a whole decimal number in `minimum...maximum`, or the probe stops naming `what`.
+static int whole_number(const char *text, long minimum, long maximum, const char *what) {
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno || end == text || *end || value < minimum || value > maximum) {
+        fprintf(stderr, "bulk_index_probe: %s must be a whole number in %ld...%ld, not \"", what, minimum, maximum);
+        // The argument is echoed with its control bytes escaped, so it cannot steer the terminal.
+        for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+            if (*c < 0x20 || *c == 0x7F) fprintf(stderr, "\\x%02X", *c); else fputc(*c, stderr);
+        }
+        fputs("\"\n", stderr);
+        exit(1);
+    }
+    return (int)value;
+}
+
+// `path` with `suffix`, or the probe stops: a name cut short could name another file.
+static void with_suffix(char *buffer, size_t size, const char *path, const char *suffix) {
+    int length = snprintf(buffer, size, "%s%s", path, suffix);
+    if (length < 0 || (size_t)length >= size) fail("the database path is too long");
+}
+
+// Deletes the probe's earlier database at `path` (and its -wal and -shm) before a run,
+// after checking it is one: a file that holds no `archive_search_runs` table, such as a
+// user's archive given by mistake, is refused and left as it is.
+static void remove_scratch_database(const char *path) {
+    char wal[4096], shm[4096];
+    with_suffix(wal, sizeof wal, path, "-wal");
+    with_suffix(shm, sizeof shm, path, "-shm");
+    struct stat status;
+    if (lstat(path, &status) == 0) {
+        if (!S_ISREG(status.st_mode)) fail("DATABASE exists and is not a regular file: refusing to delete it");
+        sqlite3 *db = NULL;
+        int ours = 0;
+        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+            sqlite3_stmt *probe = NULL;
+            if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'archive_search_runs'",
+                                   -1, &probe, NULL) == SQLITE_OK) {
+                ours = sqlite3_step(probe) == SQLITE_ROW;
+            }
+            sqlite3_finalize(probe);
+        }
+        sqlite3_close(db);
+        if (!ours) fail("DATABASE exists and is not a database this probe made: refusing to delete it");
+        if (remove(path) != 0) fail("cannot delete the probe's earlier database");
+    }
+    remove(wal);
+    remove(shm);
+}
+
 // MARK: - The import
 
 int main(int argc, char **argv) {
     if (argc < 3) fail("usage: bulk_index_probe N none|fts5|serial|parallel|pipelined [RUN_SIZE [DATABASE [fixture|varied [FAN_IN]]]]");
-    int count = atoi(argv[1]);
+    int count = whole_number(argv[1], 1, 100000000, "N");
     const char *mode = argv[2];
-    int run_size = argc > 3 ? atoi(argv[3]) : 16384;
+    int run_size = argc > 3 ? whole_number(argv[3], 1, 1 << 20, "RUN_SIZE") : 16384;
     const char *path = argc > 4 ? argv[4] : "/tmp/bulk_index_probe.sqlite3";
+    if (!*path) fail("DATABASE is empty");
     varied = argc > 5 && strcmp(argv[5], "varied") == 0;
     if (argc > 5 && !varied && strcmp(argv[5], "fixture") != 0) fail("the data are `fixture` or `varied`");
-    fan_in = argc > 6 ? atoi(argv[6]) : 8;
-    if (fan_in < 0 || fan_in == 1 || fan_in > 64) fail("FAN_IN is 0 (never merge) or 2...64");
+    fan_in = argc > 6 ? whole_number(argv[6], 0, 64, "FAN_IN") : 8;
+    if (fan_in == 1) fail("FAN_IN is 0 (never merge) or 2...64");
     pipelined = strcmp(mode, "pipelined") == 0;
     int serial = strcmp(mode, "serial") == 0, parallel = pipelined || strcmp(mode, "parallel") == 0;
     int fts5 = strcmp(mode, "fts5") == 0;
-    if (count < 1 || run_size < 1 || (!serial && !parallel && !fts5 && strcmp(mode, "none") != 0)) fail("bad arguments");
+    if (!serial && !parallel && !fts5 && strcmp(mode, "none") != 0) fail("the mode is none, fts5, serial, parallel or pipelined");
     if (pipelined && fan_in < 2) fail("`pipelined` merges FAN_IN (2...64) runs in memory");
 
     favorite *favorites = calloc(count, sizeof *favorites);
     if (!favorites) fail("out of memory");
     for (int k = 0; k < count; k++) make_favorite(&favorites[k], count - k);  // newest first
 
-    char wal[4200];
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    remove(path);
-    remove(wal);
+    remove_scratch_database(path);
     sqlite3 *db;
     if (sqlite3_open(path, &db) != SQLITE_OK) fail("cannot open the database");
     if (sqlite3_exec(db,

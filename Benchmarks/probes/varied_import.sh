@@ -6,22 +6,25 @@
 # The benchmarks' favorites (BenchmarkPeers/WorkloadData) repeat most of their
 # text from one favorite to the next, which is what FTS5's hash of pending terms
 # handles best. Here the introduction's fixed sentence is replaced, in the second
-# file, by 48 pseudo-random kana and kanji (the same generator as
-# bulk_index_probe.c's `varied`); everything else is the same, newest first, as
-# an export lists them. Each file is imported into a new database with the index,
-# and into one whose index table was taken out of the schema (the engine then
-# skips the index), hyperfine's median of RUNS runs each.
+# file, by 48 pseudo-random kana and kanji (bulk_index_probe.c makes both files, the
+# second with `varied`); everything else is the same, newest first, as an export
+# lists them. Each file is imported into a new database with the index, and into
+# one whose index table was taken out of the schema (the engine then skips the
+# index), hyperfine's median of RUNS runs each.
 #
 #   bash Benchmarks/probes/varied_import.sh [N] [ARCHIVE_BINARY] [RUNS]
 #
 # N defaults to 200,000, the binary to the static release build
-# (.build-static/release/archive), RUNS to 3. Needs python3, sqlite3, hyperfine.
+# (.build-static/release/archive), RUNS to 3. Needs cc (or clang), python3, sqlite3 and
+# hyperfine.
 set -euo pipefail
 
 count=${1:-200000}
 here=$(cd "$(dirname "$0")" && pwd)
 archive=${2:-$here/../../.build-static/release/archive}
 runs=${3:-3}
+[[ $count =~ ^[1-9][0-9]{0,7}$ ]] || { echo "varied_import.sh: N must be a whole number in 1...99999999" >&2; exit 1; }
+[[ $runs =~ ^[1-9][0-9]{0,2}$ ]] || { echo "varied_import.sh: RUNS must be a whole number in 1...999" >&2; exit 1; }
 [[ -x $archive ]] || { echo "varied_import.sh: no archive binary at $archive (build it, or pass its path)" >&2; exit 1; }
 for tool in python3 sqlite3 hyperfine; do
   command -v "$tool" > /dev/null || { echo "varied_import.sh: needs $tool" >&2; exit 1; }
@@ -29,40 +32,17 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-python3 - "$count" "$work" <<'PY'
-import datetime, json, sys
-count, work = int(sys.argv[1]), sys.argv[2]
-categories = ["和食", "洋食", "中華", "イタリアン", "エスニック", "スイーツ"]
-phrases = ["出汁の香る", "炭火で焼いた", "とろけるチーズの", "季節の野菜たっぷりの", "香辛料の効いた", "ふわふわ食感の"]
-def varied(number):
-    state = (2463534242 ^ (number * 2654435761)) & 0xFFFFFFFF
-    scalars = []
-    for _ in range(48):
-        state ^= (state << 13) & 0xFFFFFFFF
-        state ^= state >> 17
-        state ^= (state << 5) & 0xFFFFFFFF
-        pick = state % 3176
-        scalars.append(chr(0x3041 + pick if pick < 86 else 0x30A1 + pick - 86 if pick < 176 else 0x4E00 + pick - 176))
-    return "".join(scalars)
-for kind in ("fixture", "varied"):
-    with open(f"{work}/{kind}.json", "w") as out:
-        out.write("[\n")
-        for k in range(count):
-            number = count - k
-            id = number * 2
-            phrase = phrases[number % 6]
-            middle = varied(number) if kind == "varied" else "毎日仕込む自家製のソースと、厳選した食材で作る当店自慢の料理です。"
-            ms = 1_700_000_000_000 + id
-            stored = datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-            record = {
-                "id": id, "photoUrl": f"https://photos.favorite-archive.example/dishes/{id}.jpg",
-                "category": categories[number % 6], "dishName": f"{phrase}料理 {id}",
-                "shopName": f"お店 {number % 997} 号店", "introduction": f"{phrase}一皿。{middle}番号 {id}",
-                "storedAt": f"{stored}.{ms % 1000:03d}Z",
-            }
-            out.write(json.dumps(record, ensure_ascii=False) + (",\n" if k < count - 1 else "\n"))
-        out.write("]\n")
-PY
+# The favorites come from bulk_index_probe.c's generator (the benchmarks' favorites, or
+# `varied`), stored without an index and listed newest first as `archive export` lists
+# them, so that both probes measure the same data.
+"$(command -v cc || command -v clang)" -O2 -o "$work/probe" "$here/bulk_index_probe.c" -lsqlite3 -lpthread
+for kind in fixture varied; do
+  "$work/probe" "$count" none 16384 "$work/$kind.sqlite3" "$kind" 0 > /dev/null
+  sqlite3 -json "$work/$kind.sqlite3" "SELECT id, photo_url AS photoUrl, category, dish_name AS dishName,
+    shop_name AS shopName, introduction,
+    strftime('%Y-%m-%dT%H:%M:%S', stored_at / 1000, 'unixepoch') || printf('.%03dZ', stored_at % 1000) AS storedAt
+    FROM archive_objects ORDER BY stored_at DESC, id DESC" > "$work/$kind.json"
+done
 echo '[]' > "$work/empty.json"
 
 # A new database at the latest schema; with `no-index`, its index table taken out
