@@ -160,6 +160,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ArchiveSearchTests",
+            dependencies: ["ArchiveSearch", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ArchiveStorageTests",
             dependencies: ["ArchiveStorage", "MigrationChecksum", "SQLite", "TestSupport"],
             exclude: ["Fixtures"],

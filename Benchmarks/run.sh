@@ -36,10 +36,14 @@ if [[ $mode == smoke ]]; then
   # they cannot rot: the bulk index in runs of 500 merged two by two (on one thread, on two,
   # and in memory), its answers checked against a scan (the probe exits 1 on a difference,
   # and so does the runner); the probe's refusals of paths it did not make; the varied-text
-  # import.
+  # import; the run builder in Swift.
   bash probes/bulk_index_runs.sh 3000 1 "none:0 fts5:0 serial:2 parallel:2 pipelined:2" "fixture varied" 500
   bash probes/check_probe_guards.sh
   bash probes/varied_import.sh 300 "$(swift build -c release --show-bin-path)/archive" 1
+  # The Swift side of the bulk index (ArchiveSearch's SearchRunBuilder), its lookups checked
+  # against a scan (it exits 1 on a difference).
+  swift build -c release --package-path probes/run_builder
+  for data in fixture varied; do probes/run_builder/.build/release/RunBuilderProbe 3000 500 "$data"; done
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
 else
   python3 report.py --process="$process" "$results" > ../BENCHMARKS.md

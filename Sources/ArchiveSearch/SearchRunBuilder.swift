@@ -1,0 +1,186 @@
+/// Builds one search run from a batch of favorites: every gram key of their
+/// text fields, with the list of the favorites (by ID, ascending) that hold it.
+///
+/// The bulk path of the favorites search index: where FTS5 inserts every gram
+/// into a hash of pending terms, one at a time, a run is built by sorting
+/// (gram key, favorite) pairs once, with a three-pass radix sort, and written
+/// as blocks (``SearchRunBlock``). A builder copies the texts it is given, so
+/// it can be built away from the thread that fills it.
+///
+/// Fields are cut separately (no gram spans two); a favorite given twice is
+/// listed once.
+public struct SearchRunBuilder: Sendable {
+    /// The texts' bytes, one field after the other.
+    private var text: [UInt8] = []
+    /// The end of each field in ``text``.
+    private var fieldEnds: [Int] = []
+    /// Each favorite's ID and the index of its first field in ``fieldEnds``.
+    private var favorites: [(id: Int, firstField: Int)] = []
+    /// The (key, rank) pairs of the last build and the radix sort's second
+    /// buffer, kept from one build to the next (a run's are megabytes).
+    private var pairs: [UInt64] = []
+    private var scratch: [UInt64] = []
+
+    /// An empty builder, with room for `capacity` favorites of about 200 bytes.
+    public init(capacity: Int = 0) {
+        favorites.reserveCapacity(capacity)
+        fieldEnds.reserveCapacity(capacity * 5)
+        text.reserveCapacity(capacity * 256)
+    }
+
+    /// How many favorites were added (a favorite added twice counts twice).
+    public var count: Int { favorites.count }
+
+    /// Whether no favorite was added.
+    public var isEmpty: Bool { favorites.isEmpty }
+
+    /// Adds the favorite `id` with the text fields `fields`.
+    public mutating func add(id: Int, fields: some Sequence<String>) {
+        favorites.append((id, fieldEnds.count))
+        for field in fields {
+            var field = field
+            field.withUTF8 { text.append(contentsOf: $0) }
+            fieldEnds.append(text.count)
+        }
+    }
+
+    /// Adds the favorite `id` with the text fields whose UTF-8 bytes are `fields`.
+    public mutating func add(id: Int, utf8Fields fields: some Sequence<UnsafeRawBufferPointer>) {
+        favorites.append((id, fieldEnds.count))
+        for field in fields {
+            text.append(contentsOf: field)
+            fieldEnds.append(text.count)
+        }
+    }
+
+    // MARK: - Building
+
+    /// The run's entries in ascending key order, cut into blocks, and the IDs
+    /// of its favorites (``SearchIDList``'s bytes); the builder is then empty,
+    /// ready for the next run, with its buffers kept.
+    public mutating func build() -> SearchRun {
+        defer {
+            text.removeAll(keepingCapacity: true)
+            fieldEnds.removeAll(keepingCapacity: true)
+            favorites.removeAll(keepingCapacity: true)
+        }
+        // Favorites by ID, so that each key's pairs come out of the stable sort
+        // by key with their favorites in ID order.
+        // A pair keeps a favorite's rank in its low 32 bits.
+        precondition(favorites.count <= Int(UInt32.max), "a search run holds at most 2^32 - 1 favorites")
+        let order = favorites.indices.sorted { favorites[$0].id < favorites[$1].id }
+        let idsByRank = order.map { favorites[$0].id }
+        cutPairs(in: order)
+        Self.sortByKey(&pairs, scratch: &scratch)
+        // Each key's list, as delta varints, written here: at most ten bytes an ID.
+        var list = [UInt8](repeating: 0, count: SearchIDList.maximumIntegerLength * max(1, favorites.count))
+
+        var blocks: [SearchRunBlock] = []
+        var writer = SearchRunBlockWriter()
+        pairs.withUnsafeBufferPointer { pairs in
+            idsByRank.withUnsafeBufferPointer { idsByRank in
+                list.withUnsafeMutableBytes { list in
+                    var index = 0
+                    while index < pairs.count {
+                        let key = UInt32(truncatingIfNeeded: pairs[index] &>> 32)
+                        var length = 0
+                        var previousID = 0
+                        var isFirst = true
+                        while index < pairs.count, UInt32(truncatingIfNeeded: pairs[index] &>> 32) == key {
+                            let id = idsByRank[Int(UInt32(truncatingIfNeeded: pairs[index]))]
+                            index &+= 1
+                            // A gram repeated in one favorite, or a favorite given twice.
+                            guard isFirst || id != previousID else { continue }
+                            var delta = UInt64(UInt(bitPattern: id &- (isFirst ? 0 : previousID)))
+                            while delta >= 0x80 {
+                                list[length] = UInt8(truncatingIfNeeded: delta) | 0x80
+                                length &+= 1
+                                delta &>>= 7
+                            }
+                            list[length] = UInt8(delta)
+                            length &+= 1
+                            previousID = id
+                            isFirst = false
+                        }
+                        let entry = UnsafeRawBufferPointer(rebasing: list[..<length])
+                        if let completed = writer.append(key: SearchGramKey(rawValue: key), list: entry) { blocks.append(completed) }
+                    }
+                }
+            }
+        }
+        if let last = writer.finish() { blocks.append(last) }
+
+        var members: [UInt8] = []
+        var previous: Int?
+        SearchIDList.append(idsByRank.filter { id in
+            defer { previous = id }
+            return id != previous
+        }, to: &members)
+        return SearchRun(blocks: blocks, members: members)
+    }
+
+    /// Fills ``pairs`` with the (key << 32 | rank) pair of every gram, favorites
+    /// taken in `order` (a favorite's rank is its place in `order`).
+    private mutating func cutPairs(in order: [Int]) {
+        // A key per folded scalar: at most one per byte, but for the few scalars
+        // whose folding expands (at most three scalars for two bytes or more).
+        let least = text.count + 2 * fieldEnds.count
+        if pairs.count < least { pairs.append(contentsOf: repeatElement(0, count: least - pairs.count)) }
+        var count = 0
+        text.withUnsafeBytes { text in
+            for (rank, favorite) in order.enumerated() {
+                let low = UInt64(rank)
+                let fields = favorites[favorite].firstField..<(
+                    favorite + 1 < favorites.count ? favorites[favorite + 1].firstField : fieldEnds.count)
+                for field in fields {
+                    let start = field == 0 ? 0 : fieldEnds[field - 1]
+                    let end = fieldEnds[field]
+                    let room = 2 * (end - start) + 2
+                    if count + room > pairs.count { pairs.append(contentsOf: repeatElement(0, count: max(room, pairs.count))) }
+                    pairs.withUnsafeMutableBufferPointer { pairs in
+                        SearchGramKey.forEachKey(inUTF8: UnsafeRawBufferPointer(rebasing: text[start..<end])) {
+                            pairs[count] = UInt64($0.rawValue) &<< 32 | low
+                            count &+= 1
+                        }
+                    }
+                }
+            }
+        }
+        pairs.removeLast(pairs.count - count)
+    }
+
+    /// Sorts `pairs` by their top 32 bits, keeping the order of equal keys: a
+    /// least-significant-digit radix sort in passes of 11, 11 and 10 bits.
+    static func sortByKey(_ pairs: inout [UInt64], scratch: inout [UInt64]) {
+        // As long as `pairs`: the sorted pairs end up in either buffer.
+        if scratch.count < pairs.count {
+            scratch.append(contentsOf: repeatElement(0, count: pairs.count - scratch.count))
+        } else {
+            scratch.removeLast(scratch.count - pairs.count)
+        }
+        var counts = [Int](repeating: 0, count: 2048)
+        for (shift, width) in [(32, 11), (43, 11), (54, 10)] as [(UInt64, UInt64)] {
+            let mask: UInt64 = (1 << width) - 1
+            pairs.withUnsafeBufferPointer { source in
+                scratch.withUnsafeMutableBufferPointer { target in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for index in 0..<(1 << width) { counts[index] = 0 }
+                        for pair in source { counts[Int((pair &>> shift) & mask)] &+= 1 }
+                        var sum = 0
+                        for index in 0..<(1 << width) {
+                            let count = counts[index]
+                            counts[index] = sum
+                            sum &+= count
+                        }
+                        for pair in source {
+                            let bucket = Int((pair &>> shift) & mask)
+                            target[counts[bucket]] = pair
+                            counts[bucket] &+= 1
+                        }
+                    }
+                }
+            }
+            swap(&pairs, &scratch)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+@testable import ArchiveSearch
+import TestSupport
+import Testing
+
+/// Search runs against their definition: for every key, the favorites (by ID,
+/// ascending, once) whose fields hold a gram with that key, computed by brute
+/// force from ``SearchGramKey/forEachKey(inUTF8:_:)``.
+struct SearchRunTests {
+    struct Favorite {
+        var id: Int
+        var fields: [String]
+    }
+
+    static let words = [
+        "蕎麦", "寿司", "天ぷら", "チーズ", "とろける", "ラーメン", "蕎", "Soba", "SUSHI", "Crème", "brûlée",
+        "ÉCLAIR", "Straße", "İstanbul", "ǅemal", "ΣΟΦΙΑ", "Москва", "🍜", "100%", "Ｆｕｌｌ", "番号 12346",
+    ]
+
+    /// `count` favorites with IDs drawn from the whole `Int` range (both limits,
+    /// negative ones, and some IDs given twice), in no order.
+    static func favorites(count: Int, random: inout SeededGenerator) -> [Favorite] {
+        var ids = [Int.min, -1, 0, 1, Int.max]
+        while ids.count < count {
+            let id = Bool.random(using: &random) ? Int.random(in: -1_000...100_000, using: &random) : Int(bitPattern: UInt(random.next()))
+            ids.append(id)
+        }
+        ids.shuffle(using: &random)
+        return ids.map { id in
+            let fields = (0..<5).map { field in
+                field == 4 && Int.random(in: 0..<10, using: &random) == 0 ? ""
+                    : (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }.joined(separator: " ")
+            }
+            return Favorite(id: id, fields: fields)
+        }
+    }
+
+    static func build(_ favorites: [Favorite]) -> SearchRun {
+        var builder = SearchRunBuilder(capacity: favorites.count)
+        for favorite in favorites { builder.add(id: favorite.id, fields: favorite.fields) }
+        return builder.build()
+    }
+
+    /// The definition: key → the favorites holding it, ascending.
+    static func bruteForce(_ favorites: [Favorite]) -> [SearchGramKey: [Int]] {
+        var lists: [SearchGramKey: Set<Int>] = [:]
+        for favorite in favorites {
+            for field in favorite.fields {
+                for key in SearchGramKeyTests.keys(Array(field.utf8)) { lists[key, default: []].insert(favorite.id) }
+            }
+        }
+        return lists.mapValues { $0.sorted() }
+    }
+
+    /// Every entry of `run`, decoded.
+    static func entries(_ run: SearchRun) throws -> [SearchGramKey: [Int]] {
+        var lists: [SearchGramKey: [Int]] = [:]
+        var previous: SearchGramKey?
+        for block in run.blocks {
+            try block.forEachEntry { (key, list) throws(SearchRunError) in
+                #expect(previous.map { key > $0 } ?? true, "keys ascend across blocks")
+                previous = key
+                lists[key] = try SearchIDList.ids(in: list)
+                return true
+            }
+        }
+        return lists
+    }
+
+    @Test("a run lists, for every key, exactly the favorites that hold it", arguments: [1, 7, 300, 3_000])
+    func runMatchesBruteForce(count: Int) throws {
+        var random = SeededGenerator(seed: 0x2A + UInt64(count))
+        let favorites = Self.favorites(count: count, random: &random)
+        let run = Self.build(favorites)
+        #expect(try Self.entries(run) == Self.bruteForce(favorites), "seed \(random.seed)")
+        #expect(try run.memberIDs() == Set(favorites.map(\.id)).sorted())
+        // A block ends only where the next entry would take it past the target size.
+        for (block, next) in zip(run.blocks, run.blocks.dropFirst()) {
+            let nextEntrySize = try #require(try next.entries().first).list.upperBound
+            #expect(block.bytes.count + nextEntrySize > SearchRunBlock.targetSize)
+        }
+        for block in run.blocks {
+            let entries = try block.entries()
+            #expect(entries.count == 1 || block.bytes.count <= SearchRunBlock.targetSize, "a block overfills only for a lone list")
+        }
+    }
+
+    @Test("a builder used for run after run builds each as a new one would, and is empty after each")
+    func builderReuse() throws {
+        var random = SeededGenerator(seed: 0xBEEF)
+        var builder = SearchRunBuilder()
+        for count in [2_000, 50, 700, 1] {  // a big run first: its buffers are longer than the next ones need
+            let favorites = Self.favorites(count: count, random: &random)
+            for favorite in favorites { builder.add(id: favorite.id, fields: favorite.fields) }
+            let added = builder.count
+            #expect(added == favorites.count)
+            let run = builder.build()
+            #expect(run == Self.build(favorites), "run of \(count)")
+            let emptied = builder.isEmpty && builder.count == 0
+            #expect(emptied)
+        }
+    }
+
+    @Test("favorites given as UTF-8 bytes build the run their strings build; ill-formed bytes read as U+FFFD")
+    func utf8Fields() throws {
+        var random = SeededGenerator(seed: 0x07F8)
+        let favorites = Self.favorites(count: 300, random: &random)
+        var builder = SearchRunBuilder()
+        for favorite in favorites {
+            let bytes = favorite.fields.map { Array($0.utf8) }
+            bytes[0].withUnsafeBytes { a in bytes[1].withUnsafeBytes { b in bytes[2].withUnsafeBytes { c in
+                bytes[3].withUnsafeBytes { d in bytes[4].withUnsafeBytes { e in builder.add(id: favorite.id, utf8Fields: [a, b, c, d, e]) } }
+            } } }
+        }
+        #expect(builder.build() == Self.build(favorites))
+
+        let illFormed: [UInt8] = [0x61, 0xFF, 0xE3, 0x81, 0x62]
+        illFormed.withUnsafeBytes { builder.add(id: 9, utf8Fields: [$0]) }
+        let fromBytes = builder.build()
+        #expect(fromBytes == Self.build([Favorite(id: 9, fields: [String(decoding: illFormed, as: UTF8.self)])]))
+    }
+
+    @Test("a lookup finds what the definition holds, for single keys and ranges")
+    func lookupsMatchBruteForce() throws {
+        var random = SeededGenerator(seed: 0x10_0C)
+        let favorites = Self.favorites(count: 2_000, random: &random)
+        let run = Self.build(favorites)
+        let lists = Self.bruteForce(favorites)
+        let keys = lists.keys.sorted()
+        for _ in 0..<200 {
+            let a = keys.randomElement(using: &random) ?? SearchGramKey(rawValue: 0)
+            let b = Bool.random(using: &random) ? a : SearchGramKey(rawValue: UInt32.random(in: 0...UInt32.max, using: &random))
+            let range = min(a, b)...max(a, b)
+            let expected = Set(lists.filter { range.contains($0.key) }.values.joined()).sorted()
+            #expect(try run.ids(in: range) == expected, "keys \(range)")
+        }
+        #expect(try run.ids(in: SearchGramKey(rawValue: 0)...SearchGramKey(rawValue: .max)) == Set(favorites.map(\.id)).sorted())
+    }
+
+    @Test("a keyword's lookups, intersected, find every favorite a scan finds")
+    func keywordSearchCoversScan() throws {
+        var random = SeededGenerator(seed: 0x5CA9)
+        let favorites = Self.favorites(count: 1_500, random: &random)
+        let run = Self.build(favorites)
+        let keywords = ["蕎", "寿司", "ぷら", "チーズ", "soba", "SOBA", "È", "é", "ss", "straße", "i̇stanbul", "ǆ",
+                        "σοφια", "МОСКВА", "🍜", "%", "ｆｕｌｌ", "1", "12", "番号 1", "蕎麦寿", "xyz", "麦寿"]
+        for text in keywords {
+            let keyword = SearchKeyword(text)
+            let lookups = try #require(SearchGramKey.lookups(for: keyword))
+            var candidates: [Int]?
+            for lookup in lookups {
+                let ids = try run.ids(in: lookup)
+                candidates = candidates.map { SearchIDSet.intersection($0, ids) } ?? ids
+            }
+            let found = (candidates ?? []).filter { id in
+                favorites.contains { $0.id == id && $0.fields.contains(where: keyword.matches) }
+            }
+            let scan = Set(favorites.filter { $0.fields.contains(where: keyword.matches) }.map(\.id)).sorted()
+            #expect(found == scan, "keyword \(text.debugDescription)")
+        }
+    }
+
+    @Test("merged runs equal the run built from all their favorites, removed favorites left out")
+    func mergeEqualsBuild() throws {
+        var random = SeededGenerator(seed: 0x3E46E)
+        let favorites = Self.favorites(count: 2_500, random: &random)
+        // Overlapping parts: a favorite may sit in two runs (stored again later).
+        var parts: [[Favorite]] = Array(repeating: [], count: 5)
+        for favorite in favorites {
+            parts[Int.random(in: 0..<5, using: &random)].append(favorite)
+            if Int.random(in: 0..<10, using: &random) == 0 { parts[Int.random(in: 0..<5, using: &random)].append(favorite) }
+        }
+        let runs = parts.map(Self.build)
+        var merged: [SearchRunBlock] = []
+        var sources: [() throws -> SearchRunBlock?] = []
+        for run in runs {
+            var blocks = run.blocks.makeIterator()
+            sources.append { blocks.next() }
+        }
+        try SearchRunMerger.merge(sources) { merged.append($0) }
+        let whole = Self.build(favorites)
+        #expect(merged == whole.blocks)
+
+        let removed = Set(favorites.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }.map(\.id))
+        var kept: [SearchRunBlock] = []
+        sources = runs.map { run in
+            var blocks = run.blocks.makeIterator()
+            return { blocks.next() }
+        }
+        try SearchRunMerger.merge(sources, keeping: { !removed.contains($0) }) { kept.append($0) }
+        let expected = Self.bruteForce(favorites.filter { !removed.contains($0.id) })
+        #expect(try Self.entries(SearchRun(blocks: kept, members: [])) == expected)
+    }
+
+    @Test("merging no runs, or empty runs, makes an empty run")
+    func mergeNothing() throws {
+        var blocks: [SearchRunBlock] = []
+        try SearchRunMerger.merge([{ nil }, { nil }]) { blocks.append($0) }
+        try SearchRunMerger.merge([]) { blocks.append($0) }
+        #expect(blocks.isEmpty)
+        var builder = SearchRunBuilder()
+        #expect(builder.build() == SearchRun(blocks: [], members: []))
+    }
+
+    @Test("the radix sort orders by key and keeps the order of equal keys")
+    func radixSortIsStable() {
+        var random = SeededGenerator(seed: 0x4AD1)
+        var pairs = (0..<50_000).map { index in
+            UInt64(UInt32.random(in: 0...UInt32.max, using: &random) & (Bool.random(using: &random) ? 0xFFFF_FFFF : 0xFFE0_0000)) << 32
+                | UInt64(index)
+        }
+        let expected = pairs.enumerated().sorted { ($0.element >> 32, $0.offset) < ($1.element >> 32, $1.offset) }.map(\.element)
+        var scratch = [UInt64](repeating: 7, count: 60_000)  // longer than the pairs: left from a bigger run
+        SearchRunBuilder.sortByKey(&pairs, scratch: &scratch)
+        #expect(pairs == expected)
+    }
+}
