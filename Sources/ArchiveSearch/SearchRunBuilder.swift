@@ -64,10 +64,10 @@ public struct SearchRunBuilder: Sendable {
             fieldEnds.removeAll(keepingCapacity: true)
             favorites.removeAll(keepingCapacity: true)
         }
-        // Favorites by ID, so that each key's pairs come out of the stable sort
-        // by key with their favorites in ID order.
         // A pair keeps a favorite's rank in its low 32 bits.
         precondition(favorites.count <= Int(UInt32.max), "a search run holds at most 2^32 - 1 favorites")
+        // Favorites by ID, so that each key's pairs come out of the stable sort
+        // by key with their favorites in ID order.
         let order = favorites.indices.sorted { favorites[$0].id < favorites[$1].id }
         let idsByRank = order.map { favorites[$0].id }
         cutPairs(in: order)
