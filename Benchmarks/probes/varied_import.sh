@@ -32,32 +32,9 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The favorites come from bulk_index_probe.c's generator (the benchmarks' favorites, or
-# `varied`), stored without an index and listed newest first as `archive export` lists
-# them, so that both probes measure the same data.
-"$(command -v cc || command -v clang)" -O2 -o "$work/probe" "$here/bulk_index_probe.c" -lsqlite3 -lpthread
-for kind in fixture varied; do
-  "$work/probe" "$count" none 16384 "$work/$kind.sqlite3" "$kind" 0 > /dev/null
-  sqlite3 -json "$work/$kind.sqlite3" "SELECT id, photo_url AS photoUrl, category, dish_name AS dishName,
-    shop_name AS shopName, introduction,
-    strftime('%Y-%m-%dT%H:%M:%S', stored_at / 1000, 'unixepoch') || printf('.%03dZ', stored_at % 1000) AS storedAt
-    FROM archive_objects ORDER BY stored_at DESC, id DESC" > "$work/$kind.json"
-done
-echo '[]' > "$work/empty.json"
-
-# A new database at the latest schema; with `no-index`, its index table taken out
-# of the schema (the sqlite3 shell cannot load the engine's tokenizer, so the
-# virtual table is unlinked and its shadow tables dropped).
-cat > "$work/fresh.sh" <<SH
-#!/usr/bin/env bash
-set -euo pipefail
-rm -f "$work/db.sqlite3" "$work/db.sqlite3-wal" "$work/db.sqlite3-shm"
-"$archive" import "$work/empty.json" --database "$work/db.sqlite3" > /dev/null 2>&1
-if [[ \${1:-} == no-index ]]; then
-  sqlite3 "$work/db.sqlite3" "PRAGMA writable_schema = ON; DELETE FROM sqlite_master WHERE name = 'archive_objects_search'; PRAGMA writable_schema = OFF;"
-  sqlite3 "$work/db.sqlite3" "DROP TABLE archive_objects_search_data; DROP TABLE archive_objects_search_idx; DROP TABLE archive_objects_search_config;"
-fi
-SH
+. "$here/probe_imports.sh"
+write_probe_exports "$work" "$count"
+write_fresh_script "$work" "$archive"
 
 printf '| favorites | with the index (s) | without (s) | ratio of rates |\n|---|---:|---:|---:|\n'
 for kind in fixture varied; do

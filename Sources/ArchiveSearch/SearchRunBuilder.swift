@@ -122,9 +122,12 @@ public struct SearchRunBuilder: Sendable {
     /// Fills ``pairs`` with the (key << 32 | rank) pair of every gram, favorites
     /// taken in `order` (a favorite's rank is its place in `order`).
     private mutating func cutPairs(in order: [Int]) {
-        // A key per folded scalar: at most one per byte, but for the few scalars
-        // whose folding expands (at most three scalars for two bytes or more).
-        let least = text.count + 2 * fieldEnds.count
+        // A key per folded scalar: as many as the texts' scalars (the bytes that
+        // start one; Japanese takes three bytes a scalar, so counting them keeps the
+        // pairs a third of a bound by bytes), but for the few scalars whose folding
+        // expands, which the check before each field makes room for.
+        let scalars = text.withUnsafeBytes { bytes in bytes.reduce(0) { $0 &+ ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        let least = scalars + 2 * fieldEnds.count
         if pairs.count < least { pairs.append(contentsOf: repeatElement(0, count: least - pairs.count)) }
         var count = 0
         text.withUnsafeBytes { text in
@@ -135,8 +138,9 @@ public struct SearchRunBuilder: Sendable {
                 for field in fields {
                     let start = field == 0 ? 0 : fieldEnds[field - 1]
                     let end = fieldEnds[field]
+                    // At most two keys a byte: a scalar that expands takes two bytes or more.
                     let room = 2 * (end - start) + 2
-                    if count + room > pairs.count { pairs.append(contentsOf: repeatElement(0, count: max(room, pairs.count))) }
+                    if count + room > pairs.count { pairs.append(contentsOf: repeatElement(0, count: count + room - pairs.count)) }
                     pairs.withUnsafeMutableBufferPointer { pairs in
                         SearchGramKey.forEachKey(inUTF8: UnsafeRawBufferPointer(rebasing: text[start..<end])) {
                             pairs[count] = UInt64($0.rawValue) &<< 32 | low

@@ -119,6 +119,14 @@ struct SearchRunTests {
         #expect(fromBytes == Self.build([Favorite(id: 9, fields: [String(decoding: illFormed, as: UTF8.self)])]))
     }
 
+    @Test("texts whose every scalar folds to two have twice as many keys as scalars, and all of them")
+    func expandingFoldings() throws {
+        // İ folds to i and a combining dot: more keys than the texts have scalars.
+        let favorites = (0..<50).map { Favorite(id: $0, fields: [String(repeating: "İ", count: 300 + $0), "ǅİ", "", "İ", "x"]) }
+        let run = Self.build(favorites)
+        #expect(try Self.entries(run) == Self.bruteForce(favorites))
+    }
+
     @Test("a lookup finds what the definition holds, for single keys and ranges")
     func lookupsMatchBruteForce() throws {
         var random = SeededGenerator(seed: 0x10_0C)
