@@ -332,12 +332,17 @@ def main():
   a second thread 1.44 s (**0.75×**); FTS5 2.87 s (0.37×). On varied text 1.17 s; 2.27 s
   (0.51×), 1.95 s (**0.60×**); FTS5 10.78 s (0.11×). At 1,000,000 (single runs): without an
   index 5.2–5.5 s, runs 7.7 s (0.68–0.71×) and 6.8–7.0 s on two threads (0.75–0.80×). Its
-  price is memory: the import's peak resident memory is 39 MB without an index and 122 MB
-  with runs of 16,384 favorites (153 MB before the builder sized its pairs by scalars instead
-  of bytes), 80 MB with runs of 8,192 and 59 MB with runs of 4,096, where the import's target
-  is 64 MB. So the import meets 0.6× with the engine's own index, on one thread on the
-  benchmarks' favorites and on two on varied text, if its runs are small or its buffers
-  smaller; what it costs the search (more runs to merge) is the next measurement.
+  price is memory. The import's peak resident memory is 39 MB without an index; with runs of
+  16,384 favorites it first read 153 MB. `heaptrack` showed where: the builder sized its pairs
+  by bytes (now by scalars), grew them with `append`, which doubles a buffer (the radix sort
+  swaps its two buffers, so each run found one short; both now get exactly the room a run
+  needs, and a test checks it), and the patch's last run shared the builder's buffers with
+  the builder it was copied from. Now, at 1,000,000 (single runs): runs of 16,384 on one thread
+  87 MB, 8.7 s (0.64× of 5.6 s); runs of **8,192 on one thread 63 MB, 8.8 s (0.63×)**; on two
+  threads, where each run gets new buffers, 116 and 77 MB, 7.9 and 7.8 s (0.70–0.71×). The
+  import's target is 64 MB. So the import meets 0.6× with the engine's own index, on one
+  thread within the memory target, and on two threads on varied text (at 200,000); what
+  smaller runs cost the search (more runs to merge) is the next measurement.
 - **favorites search**: the index is asked only for a keyword's rarest windows. Each window is
   probed for its first 8 rows, whose IDs say how dense its list is; a window most favorites
   contain (`番号 ` in `番号 12346`, whose list holds every favorite) is left out, because FTS5

@@ -18,8 +18,8 @@ public struct SearchRunBuilder: Sendable {
     private var favorites: [(id: Int, firstField: Int)] = []
     /// The (key, rank) pairs of the last build and the radix sort's second
     /// buffer, kept from one build to the next (a run's are megabytes).
-    private var pairs: [UInt64] = []
-    private var scratch: [UInt64] = []
+    private(set) var pairs: [UInt64] = []
+    private(set) var scratch: [UInt64] = []
 
     /// An empty builder, with room for `capacity` favorites of about 200 bytes.
     public init(capacity: Int = 0) {
@@ -128,7 +128,10 @@ public struct SearchRunBuilder: Sendable {
         // expands, which the check before each field makes room for.
         let scalars = text.withUnsafeBytes { bytes in bytes.reduce(0) { $0 &+ ($1 & 0xC0 == 0x80 ? 0 : 1) } }
         let least = scalars + 2 * fieldEnds.count
-        if pairs.count < least { pairs.append(contentsOf: repeatElement(0, count: least - pairs.count)) }
+        Self.lengthen(&pairs, to: least)
+        // The sort swaps the buffers: both get room, so the next run of this size
+        // finds room in whichever it starts from.
+        if scratch.capacity < least { scratch.reserveCapacity(least) }
         var count = 0
         text.withUnsafeBytes { text in
             for (rank, favorite) in order.enumerated() {
@@ -140,7 +143,7 @@ public struct SearchRunBuilder: Sendable {
                     let end = fieldEnds[field]
                     // At most two keys a byte: a scalar that expands takes two bytes or more.
                     let room = 2 * (end - start) + 2
-                    if count + room > pairs.count { pairs.append(contentsOf: repeatElement(0, count: count + room - pairs.count)) }
+                    if count + room > pairs.count { Self.lengthen(&pairs, to: count + room) }
                     pairs.withUnsafeMutableBufferPointer { pairs in
                         SearchGramKey.forEachKey(inUTF8: UnsafeRawBufferPointer(rebasing: text[start..<end])) {
                             pairs[count] = UInt64($0.rawValue) &<< 32 | low
@@ -153,12 +156,22 @@ public struct SearchRunBuilder: Sendable {
         pairs.removeLast(pairs.count - count)
     }
 
+    /// Makes `buffer` at least `count` long, with zeros, growing its capacity to
+    /// exactly that when it must grow. `append` alone would double it: the sort
+    /// swaps the two buffers, so each run would find its pairs' buffer a little
+    /// short and double it, tens of megabytes kept for every later run.
+    static func lengthen(_ buffer: inout [UInt64], to count: Int) {
+        guard buffer.count < count else { return }
+        if buffer.capacity < count { buffer.reserveCapacity(count) }
+        buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+    }
+
     /// Sorts `pairs` by their top 32 bits, keeping the order of equal keys: a
     /// least-significant-digit radix sort in passes of 11, 11 and 10 bits.
     static func sortByKey(_ pairs: inout [UInt64], scratch: inout [UInt64]) {
         // As long as `pairs`: the sorted pairs end up in either buffer.
         if scratch.count < pairs.count {
-            scratch.append(contentsOf: repeatElement(0, count: pairs.count - scratch.count))
+            lengthen(&scratch, to: pairs.count)
         } else {
             scratch.removeLast(scratch.count - pairs.count)
         }

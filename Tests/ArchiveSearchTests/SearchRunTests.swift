@@ -119,6 +119,24 @@ struct SearchRunTests {
         #expect(fromBytes == Self.build([Favorite(id: 9, fields: [String(decoding: illFormed, as: UTF8.self)])]))
     }
 
+    @Test("run after run, the builder's two buffers stay about twice its keys, not three times")
+    func buffersDoNotGrowRunAfterRun() {
+        var random = SeededGenerator(seed: 0x512E)
+        var builder = SearchRunBuilder()
+        var keys = 0
+        for _ in 0..<4 {
+            for id in 0..<1_000 {
+                let fields = (0..<5).map { _ in (0..<20).map { _ in Self.words.randomElement(using: &random) ?? "" }.joined() }
+                builder.add(id: id, fields: fields)
+            }
+            _ = builder.build()
+            keys = max(keys, builder.pairs.count)
+        }
+        // The sort leaves the pairs in either buffer; both are kept for the next run.
+        let room = builder.pairs.capacity + builder.scratch.capacity
+        #expect(room < 2 * keys + keys / 2, "\(room) pairs of room in both buffers for \(keys) keys")
+    }
+
     @Test("texts whose every scalar folds to two have twice as many keys as scalars, and all of them")
     func expandingFoldings() throws {
         // İ folds to i and a combining dot: more keys than the texts have scalars.
