@@ -1,5 +1,5 @@
-# Sourced by varied_import.sh and runs_import.sh: the files and the scratch databases
-# their `archive import` runs share.
+# Sourced by varied_import.sh: the files and the scratch databases its `archive
+# import` runs use.
 
 # Writes WORK/fixture.json and WORK/varied.json (N favorites each from
 # bulk_index_probe.c's generator: the benchmarks' favorites, or `varied`, stored
@@ -21,10 +21,8 @@ write_probe_exports() {
 }
 
 # Writes WORK/fresh.sh, which makes WORK/db.sqlite3 a new database at the latest schema,
-# made by ARCHIVE: as it comes (no argument); with `no-index`, its FTS5 index table taken
-# out of the schema (the sqlite3 shell cannot load the engine's tokenizer, so the virtual
-# table is unlinked and its shadow tables dropped; the engine then skips the index); with
-# `runs`, that and the table runs_import.patch writes its runs into.
+# made by ARCHIVE: as it comes (no argument), or with `no-index`, its search index's
+# tables (migration 0004) dropped (the engine then skips the index).
 write_fresh_script() {
   local work=$1 archive=$2
   cat > "$work/fresh.sh" <<SH
@@ -32,12 +30,8 @@ write_fresh_script() {
 set -euo pipefail
 rm -f "$work/db.sqlite3" "$work/db.sqlite3-wal" "$work/db.sqlite3-shm"
 "$archive" import "$work/empty.json" --database "$work/db.sqlite3" > /dev/null 2>&1
-if [[ \${1:-} == no-index || \${1:-} == runs ]]; then
-  sqlite3 "$work/db.sqlite3" "PRAGMA writable_schema = ON; DELETE FROM sqlite_master WHERE name = 'archive_objects_search'; PRAGMA writable_schema = OFF;"
-  sqlite3 "$work/db.sqlite3" "DROP TABLE archive_objects_search_data; DROP TABLE archive_objects_search_idx; DROP TABLE archive_objects_search_config;"
-fi
-if [[ \${1:-} == runs ]]; then
-  sqlite3 "$work/db.sqlite3" "CREATE TABLE archive_search_runs (run INTEGER, first_key INTEGER, block BLOB, PRIMARY KEY (run, first_key)) WITHOUT ROWID"
+if [[ \${1:-} == no-index ]]; then
+  sqlite3 "$work/db.sqlite3" "DROP TABLE archive_search_runs; DROP TABLE archive_search_blocks; DROP TABLE archive_search_pending;"
 fi
 SH
   chmod +x "$work/fresh.sh"

@@ -4,12 +4,11 @@
 # import of the benchmarks' favorites.
 #
 # The benchmarks' favorites (BenchmarkPeers/WorkloadData) repeat most of their
-# text from one favorite to the next, which is what FTS5's hash of pending terms
-# handles best. Here the introduction's fixed sentence is replaced, in the second
+# text from one favorite to the next: fewer distinct grams, shorter merged lists. Here the introduction's fixed sentence is replaced, in the second
 # file, by 48 pseudo-random kana and kanji (bulk_index_probe.c makes both files, the
 # second with `varied`); everything else is the same, newest first, as an export
 # lists them. Each file is imported into a new database with the index, and into
-# one whose index table was taken out of the schema (the engine then skips the
+# one whose index tables were dropped (the engine then skips the
 # index), hyperfine's median of RUNS runs each.
 #
 #   bash Benchmarks/probes/varied_import.sh [N] [ARCHIVE_BINARY] [RUNS]

@@ -1,17 +1,17 @@
-/// The grams of the favorites search index, and the index query of a keyword.
+/// The grams of the favorites search index: the definition its keys stand for.
 ///
 /// A text is folded (``SearchFolding``) and cut into one gram per scalar: the
 /// scalar and the two after it, as UTF-8, the missing ones at the end written
 /// as the byte `0xFF` (which never occurs in UTF-8). So every folded scalar
 /// starts a gram, and:
-/// - a 1- or 2-scalar keyword is found exactly by a *prefix* query on its
-///   bytes (`"寿司" *` finds every gram starting with 寿司);
-/// - a longer keyword is looked up as all of its 3-scalar windows (`AND`); the
-///   index then gives a superset (the windows may sit in different places or
-///   fields), and the caller keeps only the rows that ``SearchKeyword`` matches.
+/// - a 1- or 2-scalar keyword is found exactly by the grams that start with it;
+/// - a longer keyword is looked up as its 3-scalar windows; the index then gives
+///   a superset (the windows may sit in different places or fields), and the
+///   caller keeps only the rows that ``SearchKeyword`` matches.
 ///
-/// The index is SQLite FTS5 with `detail=none` (which rows hold a gram, not
-/// where), one column per field, so no gram spans two fields.
+/// Fields are cut separately, so no gram spans two. The index stores each gram
+/// as a ``SearchGramKey`` (migration 0004); migration 0003's FTS5 table, which
+/// it replaced, stored the grams themselves, cut by this type's tokenizer.
 public enum SearchGrams {
     /// The byte that stands for "no scalar" after the end of a text.
     static let padding: UInt8 = 0xFF
@@ -116,44 +116,5 @@ public enum SearchGrams {
                 return offset + 4
             }
         }
-    }
-
-    /// The FTS5 terms whose intersection finds (a superset of) the texts
-    /// containing `keyword`, or `nil` when the index cannot answer it: an empty
-    /// keyword (everything matches) or one holding U+0000 (FTS5 reads its query
-    /// as a C string).
-    ///
-    /// A 1- or 2-scalar keyword is one prefix term (`"寿司" *`); a longer one is
-    /// its 3-scalar windows (`"チーズ"`), each once, at most ``maximumWindows``.
-    /// Any non-empty subset of the windows still finds a superset, so a caller
-    /// may intersect only some of them. The quoted strings are handed to the
-    /// tokenizer in query mode, which takes each one whole as one gram.
-    public static func indexTerms(for keyword: SearchKeyword) -> [String]? {
-        let needle = keyword.needle
-        guard !needle.isEmpty, !needle.contains(0) else { return nil }
-        let scalars = Array(String(decoding: needle, as: UTF8.self).unicodeScalars)
-        if scalars.count <= 2 {
-            return [quoted(scalars[...]) + " *"]
-        }
-        // At most `maximumWindows`, spread from the first to the last: a keyword
-        // of a megabyte must not become a query of a million terms.
-        let starts = scalars.count - 2
-        let step = max(1, (starts + maximumWindows - 1) / maximumWindows)
-        var windows: [String] = []
-        var seen = Set<String>()
-        for start in Array(stride(from: 0, to: starts, by: step)) + [starts - 1] {
-            let window = quoted(scalars[start..<(start + 3)])
-            if seen.insert(window).inserted { windows.append(window) }
-        }
-        return windows
-    }
-
-    /// An FTS5 string literal: in double quotes, a double quote doubled.
-    private static func quoted(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        var text = "\""
-        for scalar in scalars {
-            if scalar == "\"" { text += "\"\"" } else { text.unicodeScalars.append(scalar) }
-        }
-        return text + "\""
     }
 }

@@ -82,4 +82,12 @@ public enum SearchIDList {
         try forEach(in: bytes) { ids.append($0) }
         return ids
     }
+
+    /// The IDs of the list held in `bytes`, ascending.
+    public static func ids(in bytes: [UInt8]) throws(SearchRunError) -> [Int] {
+        let result: Result<[Int], SearchRunError> = bytes.withUnsafeBytes { buffer in
+            do throws(SearchRunError) { return .success(try ids(in: buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
 }

@@ -3,6 +3,12 @@ public enum SearchIDSet {
     /// `ids` sorted ascending, each once.
     public static func sortedUnique(_ ids: [Int]) -> [Int] {
         var ids = ids
+        sortUnique(&ids)
+        return ids
+    }
+
+    /// Sorts `ids` ascending and keeps each once, in place (no second array).
+    public static func sortUnique(_ ids: inout [Int]) {
         ids.sort()
         var kept = 0
         for index in ids.indices where index == 0 || ids[index] != ids[kept - 1] {
@@ -10,7 +16,6 @@ public enum SearchIDSet {
             kept += 1
         }
         ids.removeLast(ids.count - kept)
-        return ids
     }
 
     /// The IDs in both `left` and `right` (each ascending, each once), ascending.

@@ -18,10 +18,7 @@ public struct SearchRun: Sendable, Equatable {
 
     /// The IDs of the favorites the run covers, ascending.
     public func memberIDs() throws(SearchRunError) -> [Int] {
-        let result: Result<[Int], SearchRunError> = members.withUnsafeBytes { bytes in
-            do throws(SearchRunError) { return .success(try SearchIDList.ids(in: bytes)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try SearchIDList.ids(in: members)
     }
 
     /// The blocks that may hold keys in `keys`: the last one filed at or below

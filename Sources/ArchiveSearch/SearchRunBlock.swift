@@ -40,15 +40,24 @@ public struct SearchRunBlock: Sendable, Equatable {
     ) throws(SearchRunError) {
         let result: Result<Void, SearchRunError> = bytes.withUnsafeBytes { buffer in
             do throws(SearchRunError) {
-                try forEachEntryRange(in: buffer, firstKey: firstKey) { (key, list) throws(SearchRunError) in
-                    try body(key, UnsafeRawBufferPointer(rebasing: buffer[list]))
-                }
+                try forEachEntry(inBuffer: buffer, firstKey: firstKey, body)
                 return .success(())
             } catch {
                 return .failure(error)
             }
         }
         try result.get()
+    }
+
+    /// ``forEachEntry(_:)`` over a block's bytes read in place (a column of a
+    /// statement's row): the list bytes handed to `body` point into `buffer`.
+    public static func forEachEntry(
+        inBuffer buffer: UnsafeRawBufferPointer, firstKey: SearchGramKey,
+        _ body: (SearchGramKey, UnsafeRawBufferPointer) throws(SearchRunError) -> Bool
+    ) throws(SearchRunError) {
+        try forEachEntryRange(in: buffer, firstKey: firstKey) { (key, list) throws(SearchRunError) in
+            try body(key, UnsafeRawBufferPointer(rebasing: buffer[list]))
+        }
     }
 
     /// The block's entries: each key and where its list lies in ``bytes``;

@@ -10,10 +10,11 @@ public enum SearchRunMerger {
     /// Merges the runs that `sources` read, calling `emit` with each block of the
     /// merged run, in key order. Throws what a source or `emit` throws, and
     /// ``SearchRunError`` when a run is damaged (keys out of order across its
-    /// blocks included).
+    /// blocks included). `keep`, when given, says which IDs stay; without it every
+    /// ID does, and a key that one run alone holds has its list copied as it is.
     public static func merge(
         _ sources: [() throws -> SearchRunBlock?],
-        keeping keep: (Int) -> Bool = { _ in true },
+        keeping keep: ((Int) -> Bool)? = nil,
         emit: (SearchRunBlock) throws -> Void
     ) throws {
         var cursors: [Cursor] = []
@@ -22,17 +23,51 @@ public enum SearchRunMerger {
             if try cursor.advance(sources[index]) { cursors.append(cursor) }
         }
         var writer = SearchRunBlockWriter()
-        var lists: [[Int]] = []
+        // Reused from key to key: the IDs of each run's list, one after the other.
+        var decoded: [Int] = []
+        var lists: [Range<Int>] = []
         var ids: [Int] = []
         var merged: [UInt8] = []
+        var holders: [Int] = []
         while let key = cursors.lazy.map(\.key).min() {
-            lists.removeAll(keepingCapacity: true)
-            for cursor in cursors where cursor.key == key { lists.append(try cursor.ids()) }
-            mergeLists(lists, keeping: keep, into: &ids)
-            if !ids.isEmpty {
+            holders.removeAll(keepingCapacity: true)
+            for index in cursors.indices where cursors[index].key == key { holders.append(index) }
+            if keep == nil, holders.count == 1 {
+                // The common case: one run holds the key, and every ID stays. The list
+                // is read through (a damaged one throws) but copied as it is.
+                try cursors[holders[0]].checkList()
+                if let block = cursors[holders[0]].withList({ writer.append(key: key, list: $0) }) { try emit(block) }
+            } else if keep == nil, let spans = try disjointSpans(of: holders, in: cursors) {
+                // Runs of separate ID ranges (an import's): the lists one after the other,
+                // copied, each but the first with its first ID taken from the last one before.
                 merged.removeAll(keepingCapacity: true)
-                SearchIDList.append(ids, to: &merged)
-                if let block = merged.withUnsafeBytes({ writer.append(key: key, list: $0) }) { try emit(block) }
+                var previousLast: Int?
+                for span in spans {
+                    cursors[span.holder].withList { list in
+                        if let previousLast {
+                            SearchIDList.appendInteger(UInt64(UInt(bitPattern: span.first &- previousLast)), to: &merged)
+                            merged.append(contentsOf: UnsafeRawBufferPointer(rebasing: list[span.afterFirst...]))
+                        } else {
+                            merged.append(contentsOf: list)
+                        }
+                    }
+                    previousLast = span.last
+                }
+                if !merged.isEmpty, let block = merged.withUnsafeBytes({ writer.append(key: key, list: $0) }) { try emit(block) }
+            } else {
+                decoded.removeAll(keepingCapacity: true)
+                lists.removeAll(keepingCapacity: true)
+                for index in holders {
+                    let start = decoded.count
+                    try cursors[index].appendIDs(to: &decoded)
+                    if decoded.count > start { lists.append(start..<decoded.count) }
+                }
+                mergeLists(lists.map { Array(decoded[$0]) }, keeping: keep ?? { _ in true }, into: &ids)
+                if !ids.isEmpty {
+                    merged.removeAll(keepingCapacity: true)
+                    SearchIDList.append(ids, to: &merged)
+                    if let block = merged.withUnsafeBytes({ writer.append(key: key, list: $0) }) { try emit(block) }
+                }
             }
             var index = 0
             while index < cursors.count {
@@ -46,6 +81,41 @@ public enum SearchRunMerger {
             }
         }
         if let block = writer.finish() { try emit(block) }
+    }
+
+    /// Where one run's list of the key at hand starts and ends.
+    struct Span {
+        /// The index of the run's cursor.
+        let holder: Int
+        /// Its first and last IDs.
+        let first: Int
+        let last: Int
+        /// The offset of its second ID's bytes (past its first integer).
+        let afterFirst: Int
+    }
+
+    /// The lists of `holders`, read through (a damaged one throws), in the order
+    /// of their first IDs, when each then starts above the one before ends; `nil`
+    /// when two overlap. Empty lists are left out.
+    private static func disjointSpans(of holders: [Int], in cursors: [Cursor]) throws(SearchRunError) -> [Span]? {
+        var spans: [Span] = []
+        for holder in holders {
+            if let bounds = try cursors[holder].bounds() {
+                spans.append(Span(holder: holder, first: bounds.first, last: bounds.last, afterFirst: bounds.afterFirst))
+            }
+        }
+        guard let order = disjointOrder(spans.map { (first: $0.first, last: $0.last) }) else { return nil }
+        return order.map { spans[$0] }
+    }
+
+    /// The indices of `bounds` (each a list's first and last ID) ordered by first
+    /// ID, when each list then starts above the one before ends; `nil` when two overlap.
+    static func disjointOrder(_ bounds: [(first: Int, last: Int)]) -> [Int]? {
+        let order = bounds.indices.sorted { bounds[$0].first < bounds[$1].first }
+        for index in order.indices.dropFirst() where bounds[order[index]].first <= bounds[order[index - 1]].last {
+            return nil
+        }
+        return order
     }
 
     /// The union of `lists` (each ascending), ascending, each ID once, without
@@ -81,17 +151,58 @@ public enum SearchRunMerger {
         /// The key of the entry at hand.
         var key: SearchGramKey { entries[entry].key }
 
-        /// The IDs of the entry at hand.
-        func ids() throws(SearchRunError) -> [Int] {
+        /// Appends the IDs of the entry at hand to `ids`.
+        func appendIDs(to ids: inout [Int]) throws(SearchRunError) {
             let range = entries[entry].list
-            let result: Result<[Int], SearchRunError> = block.withUnsafeBytes { bytes in
+            let result: Result<Void, SearchRunError> = block.withUnsafeBytes { bytes in
                 do throws(SearchRunError) {
-                    return .success(try SearchIDList.ids(in: UnsafeRawBufferPointer(rebasing: bytes[range])))
+                    try SearchIDList.forEach(in: UnsafeRawBufferPointer(rebasing: bytes[range])) { ids.append($0) }
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try result.get()
+        }
+
+        /// Throws when the list of the entry at hand does not decode.
+        func checkList() throws(SearchRunError) {
+            let range = entries[entry].list
+            let result: Result<Void, SearchRunError> = block.withUnsafeBytes { bytes in
+                do throws(SearchRunError) {
+                    try SearchIDList.forEach(in: UnsafeRawBufferPointer(rebasing: bytes[range])) { _ in }
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try result.get()
+        }
+
+        /// The first and last IDs of the entry at hand, and the offset past its
+        /// first integer; `nil` for an empty list. Throws when it does not decode.
+        func bounds() throws(SearchRunError) -> (first: Int, last: Int, afterFirst: Int)? {
+            let range = entries[entry].list
+            let result: Result<(first: Int, last: Int, afterFirst: Int)?, SearchRunError> = block.withUnsafeBytes { bytes in
+                do throws(SearchRunError) {
+                    let list = UnsafeRawBufferPointer(rebasing: bytes[range])
+                    guard !list.isEmpty else { return .success(nil) }
+                    var offset = 0
+                    let first = Int(bitPattern: UInt(try SearchIDList.readInteger(list, at: &offset)))
+                    var last = first
+                    try SearchIDList.forEach(in: list) { last = $0 }
+                    return .success((first, last, offset))
                 } catch {
                     return .failure(error)
                 }
             }
             return try result.get()
+        }
+
+        /// Calls `body` with the list bytes of the entry at hand.
+        func withList<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            let range = entries[entry].list
+            return block.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
 
         /// Moves to the next entry, reading the run's next block when this one

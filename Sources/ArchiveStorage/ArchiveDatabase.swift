@@ -52,6 +52,8 @@ public struct ArchiveDatabase: Sendable {
                 if try !database.tableExists("schema_migrations") { createdAt = Date() }
             }))
         if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
+        // The favorites stored before migration 0004 wait for their runs: built now, once.
+        if !configuration.readOnly { try favorites.indexWaitingFavorites() }
     }
 
     /// A private, migrated in-memory database: for tests and throwaway runs.
@@ -110,7 +112,7 @@ public struct ArchiveDatabase: Sendable {
 
     /// Runs SQLite's integrity and foreign-key checks, the archive's own rules
     /// (every `stored_at` within ``StoredArchiveObject/storedAtRange``; the search
-    /// index holds as many favorites as the table), and counts the rows, all in
+    /// index decodes and covers every stored favorite), and counts the rows, all in
     /// one snapshot.
     public func integrityReport() throws -> IntegrityReport {
         try queue.snapshot { try Self.integrityReport(of: $0, path: queue.path) }
@@ -151,7 +153,7 @@ public struct ArchiveDatabase: Sendable {
             ) { row in
                 "favorite \(try row.column(Int.self, at: 0)) has stored_at \(try row.column(String.self, at: 1)), outside the years 0001 to 9999 (export and listing stop at it): remove it and store it again"
             }
-            if let problem = try SearchIndexTotals.problem(in: db, favorites: favorites) { problems.append(problem) }
+            problems += try SearchRunStore.problems(in: db)
         }
         var entries = 0
         var installDate: Date?

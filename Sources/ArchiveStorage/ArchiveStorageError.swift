@@ -35,7 +35,7 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
         case .notADatabaseFile(let path, let kind):
             return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
         case .noSearchIndex(let path):
-            return "\(path) has no favorites search index (its table archive_objects_search was dropped): searches read every favorite, and there is nothing to rebuild"
+            return "\(path) has no favorites search index (its tables archive_search_runs, archive_search_blocks and archive_search_pending were dropped): searches read every favorite, and there is nothing to rebuild"
         }
     }
 }

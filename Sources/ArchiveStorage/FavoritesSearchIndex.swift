@@ -1,13 +1,17 @@
 public import SQLite
 import ArchiveSearch
 
-/// The favorites search index's tokenizer (`archive_search`, migration 0003):
-/// documents are cut into ``SearchGrams``; a query string is taken whole as one
-/// gram, because ``SearchGrams/indexTerms(for:)`` has already cut it.
+/// The favorites search index, as other programs that open an archive database
+/// see it: its tables (migration 0004) and its check.
+///
+/// The index is ``SearchRunStore``'s runs of gram keys, kept by the engine's
+/// writes. Migration 0003's FTS5 table, which 0004 replaced, still needs the
+/// `archive_search` tokenizer while a database migrates through it.
 public enum FavoritesSearchIndex {
-    /// The tokenizer every connection to an archive database registers before
-    /// it migrates, reads or writes favorites. A peer that opens its own
-    /// connection registers it with ``SQLite/FTS5Tokenizer/register(onConnection:)``.
+    /// The tokenizer of migration 0003's FTS5 table: every connection that may
+    /// migrate an archive database registers it, because a new database creates
+    /// that table (0003) before 0004 drops it, and dropping it loads it.
+    /// Documents are cut into ``SearchGrams``; a query string is taken whole.
     public static let tokenizer = FTS5Tokenizer(name: "archive_search") { text, reason, emit in
         switch reason {
         case .document, .auxiliary:
@@ -17,44 +21,16 @@ public enum FavoritesSearchIndex {
         }
     }
 
-    // MARK: - The statements that keep the index in step
+    /// The index's tables: the runs, their blocks, the favorites waiting for a run.
+    public static let tables = [SearchRunStore.runsTable, SearchRunStore.blocksTable, SearchRunStore.pendingTable]
 
-    /// The index's table (migration 0003).
-    public static let table = "archive_objects_search"
-    /// The size of a bulk insert after which the engine merges the index into one segment.
-    public static let optimizeAfter = 10_000
-    /// FTS5's command that merges the index into one segment.
-    public static let optimizeSQL = "INSERT INTO \(table) (\(table)) VALUES ('optimize')"
-    /// FTS5's command that rebuilds the index from the favorites table.
-    public static let rebuildSQL = "INSERT INTO \(table) (\(table)) VALUES ('rebuild')"
-    /// Indexes a new favorite: its ID and five texts (photo URL, category, dish name,
-    /// shop name, introduction) as parameters 1...6, in the transaction that stores it.
-    /// A single-row `VALUES` insert, never `INSERT … SELECT` nor a trigger: those open a
-    /// statement savepoint, at which this SQLite's FTS5 writes its pending index out,
-    /// row after row (about six times slower, measured).
-    public static let insertSQL = """
-        INSERT INTO \(table) (rowid, photo_url, category, dish_name, shop_name, introduction) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-        """
-    /// Takes a favorite out of the index before it is deleted or changed: FTS5's `delete`
-    /// command, given the ID and the texts it was indexed with (parameters as ``insertSQL``'s).
-    public static let deleteSQL = """
-        INSERT INTO \(table) (\(table), rowid, photo_url, category, dish_name, shop_name, introduction)
-        VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)
-        """
-
-    // MARK: - Reading its totals
-
-    /// How many favorites the search index of `database` holds, from FTS5's own totals.
+    /// What is wrong with the index of `database` against its favorites table
+    /// (one line each, as `archive check` prints them), reading only; empty when
+    /// the index is sound or was dropped.
     ///
-    /// Equal to the number of stored favorites when every write kept the index in
-    /// step (``ArchiveDatabase/integrityReport(path:)`` compares the two); `nil`
-    /// when the database has no search index or its totals cannot be read. For a
-    /// program that writes an archive's tables through its own connection (the
-    /// benchmark's peers) and must check that it indexed what it stored.
-    public static func indexedFavorites(in database: Database) throws -> Int? {
-        switch try SearchIndexTotals.read(in: database) {
-        case .rows(let rows): rows
-        case .noIndex, .unreadable: nil
-        }
+    /// For programs that write an archive's tables through their own connection
+    /// (the benchmarks' peers) and must check that they indexed what they stored.
+    public static func problems(in database: Database) throws -> [String] {
+        try SearchRunStore.problems(in: database)
     }
 }

@@ -9,9 +9,6 @@ extension SQLiteStoredArchiveDataRepository {
     /// where matches are dense and a page fills quickly.
     static let candidateLimit = 10_000
 
-    static let candidatesSQL = """
-        SELECT rowid FROM archive_objects_search WHERE archive_objects_search MATCH ? LIMIT ?
-        """
     static let byIDSQL = "SELECT \(columns) FROM archive_objects WHERE id = ?"
 
     /// Newest first, optionally after a cursor (parameters 1, 2) and in a category (parameter 3, or 1).
@@ -31,16 +28,18 @@ extension SQLiteStoredArchiveDataRepository {
             return try snapshot { FavoritesSearchResult(page: try page(after: cursor, limit: limit), matchCount: try count()) }
         }
         return try queue.snapshot { db in
-            if hasSearchIndex, let terms = SearchGrams.indexTerms(for: query.keyword) {
-                let plan = try SearchTermPlan(terms: terms, in: db)
-                var candidates: [Int] = []
-                if !plan.terms.isEmpty {
-                    let expression = plan.terms.joined(separator: " AND ")
-                    try db.withStatement(Self.candidatesSQL, expression, Self.candidateLimit + 1) { statement in
-                        while try statement.step() { candidates.append(try statement.int(at: 0)) }
-                    }
+            if hasSearchIndex, let lookups = SearchGramKey.lookups(for: query.keyword) {
+                // A damaged index cannot narrow the search: the walk still answers
+                // (`check` reports the damage, `reindex` repairs it).
+                var candidates: [Int]?
+                do {
+                    candidates = try SearchRunStore.candidates(for: lookups, limit: Self.candidateLimit, in: db)
+                } catch is SearchRunError {
+                    candidates = nil
+                } catch let error as SQLiteError where error.resultCode == .mismatch {
+                    candidates = nil  // a block or key of the wrong type: damaged as well
                 }
-                if candidates.count <= Self.candidateLimit {
+                if let candidates {
                     return try Self.search(candidates: candidates, query, after: cursor, limit: limit, in: db)
                 }
             }

@@ -13,14 +13,16 @@ import Foundation
 public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// The connection the repository reads and writes through.
     package let queue: DatabaseQueue
-    /// Whether the favorites search index (migration 0003) is there to keep and to ask.
-    /// It always is, unless someone dropped it: then writes skip it and searches scan.
+    /// Whether the favorites search index (migration 0004) is there to keep and to ask.
+    /// It always is, unless someone dropped its tables: then writes skip it and searches scan.
     let hasSearchIndex: Bool
 
     /// A repository over a database already migrated with ``ArchiveMigrations``.
     package init(queue: DatabaseQueue) throws {
         self.queue = queue
-        hasSearchIndex = try queue.read { try $0.tableExists(FavoritesSearchIndex.table) }
+        hasSearchIndex = try queue.read { db in
+            try [SearchRunStore.runsTable, SearchRunStore.blocksTable, SearchRunStore.pendingTable].allSatisfy(db.tableExists)
+        }
     }
 
     // MARK: - SQL
@@ -177,28 +179,22 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     @discardableResult
     public func create(_ object: StoredArchiveObject) throws -> Bool {
         try object.validate()
-        var deferred: DeferredIndexEntries?
-        return try queue.write { db in try store(object, in: db, deferring: &deferred) }
+        var batch: SearchRunBatch?
+        return try queue.write { db in try store(object, in: db, batch: &batch) }
     }
 
     @discardableResult
     public func create(from next: () throws -> StoredArchiveObject?, progress: (Int) -> Void) throws -> Int {
         try queue.write { db in
             var count = 0
-            var deferred: DeferredIndexEntries? = DeferredIndexEntries()
+            var batch: SearchRunBatch? = hasSearchIndex ? SearchRunBatch() : nil
             while let object = try next() {
                 try object.validate(index: count)
-                try store(object, in: db, deferring: &deferred)
+                try store(object, in: db, batch: &batch)
                 count += 1
                 if count % 10_000 == 0 { progress(count) }
             }
-            try indexDeferred(&deferred, in: db)
-            if hasSearchIndex, count >= FavoritesSearchIndex.optimizeAfter {
-                // A large import leaves the index in many segments, which FTS5 would merge
-                // later, inside some single store or remove (seconds, at a million favorites):
-                // merged here instead, once, in the import's own transaction.
-                try db.execute(FavoritesSearchIndex.optimizeSQL)
-            }
+            try batch?.finish(in: db)
             progress(count)
             return count
         }
@@ -207,95 +203,71 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         try queue.write { db in
-            if hasSearchIndex {
-                // The texts only: a row whose stored_at is out of range (see check) can still be removed.
-                guard let texts = try Self.indexedTexts(id: id, in: db) else { return false }
-                try Self.run(FavoritesSearchIndex.deleteSQL, id: id, texts: texts, in: db)
-            }
+            // The runs keep listing the favorite until they merge (searches check each
+            // candidate); only a favorite still waiting for a run is forgotten.
+            if hasSearchIndex { try SearchRunStore.removePending(id, in: db) }
             try db.execute("DELETE FROM archive_objects WHERE id = ?", id)
             return db.changes > 0
         }
     }
 
     /// Stores one favorite inside the caller's transaction, and keeps the search
-    /// index in step: a new favorite is indexed (or, in a bulk store, `deferred`
-    /// when it comes out of ID order); a stored one whose texts change is taken
-    /// out of the index with its old texts, refreshed (keeping its `storedAt`),
-    /// and indexed again. Returns whether the ID was new.
+    /// index in step: a new favorite, or a stored one whose texts change (refreshed,
+    /// keeping its `storedAt`), goes into the bulk store's `batch` of runs, or,
+    /// stored alone, waits for a run. Returns whether the ID was new.
     @discardableResult
-    private func store(_ object: StoredArchiveObject, in db: Database, deferring deferred: inout DeferredIndexEntries?) throws -> Bool {
-        // One statement for a new favorite (the common case), and one to index it.
+    private func store(_ object: StoredArchiveObject, in db: Database, batch: inout SearchRunBatch?) throws -> Bool {
+        // One statement for a new favorite (the common case).
         let insert = try db.cachedStatement(Self.insertSQL)
         defer { insert.reset() }
         try Self.bind(object, to: insert)
         try insert.run()
-        if db.changes > 0 {
-            if hasSearchIndex, deferred?.defers(object.id) != true {
-                try Self.run(FavoritesSearchIndex.insertSQL, binding: object, in: db)
-            }
-            return true
+        let isNew = db.changes > 0
+        if !isNew {
+            let new = [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction]
+            if try Self.storedTexts(id: object.id, in: db) == new { return false }  // nothing to refresh
+            let refresh = try db.cachedStatement(Self.refreshSQL)
+            defer { refresh.reset() }
+            try Self.bind(object, to: refresh, storedAt: false)
+            try refresh.run()
         }
-        let new = [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction]
-        let old = try Self.indexedTexts(id: object.id, in: db)
-        if old == new { return false }  // nothing to refresh
-        // The old texts must be in the index before they are taken out of it
-        // (this favorite may be one that waits, stored earlier in this import).
-        try indexDeferred(&deferred, in: db)
-        if hasSearchIndex, let old { try Self.run(FavoritesSearchIndex.deleteSQL, id: object.id, texts: old, in: db) }
-        let refresh = try db.cachedStatement(Self.refreshSQL)
-        defer { refresh.reset() }
-        try Self.bind(object, to: refresh, storedAt: false)
-        try refresh.run()
         if hasSearchIndex {
-            try Self.run(FavoritesSearchIndex.insertSQL, binding: object, in: db)
-            deferred?.indexed(object.id)
+            if batch != nil {
+                try batch?.add(object, in: db)
+            } else {
+                try SearchRunStore.addPending(object.id, in: db)
+            }
         }
-        return false
+        return isNew
     }
 
     /// Rebuilds the favorites search index from the stored favorites, in one
-    /// transaction, and merges it into one segment; returns how many favorites it holds.
+    /// transaction; returns how many favorites it holds.
     ///
     /// For favorites another program (the `sqlite3` shell) inserted or changed: the
     /// engine's writes keep the index in step, other programs' do not. Throws
-    /// ``ArchiveStorageError/noSearchIndex(path:)`` when the index table was dropped.
+    /// ``ArchiveStorageError/noSearchIndex(path:)`` when the index's tables were dropped.
     public func rebuildSearchIndex() throws -> Int {
         guard hasSearchIndex else { throw ArchiveStorageError.noSearchIndex(path: queue.path) }
+        return try queue.write { db in try SearchRunStore.rebuild(in: db) }
+    }
+
+    /// Builds runs of the favorites waiting for one, when at least
+    /// ``SearchRunStore/pendingLimit`` wait (after migration 0004, every
+    /// favorite stored before it); returns how many were indexed.
+    @discardableResult
+    func indexWaitingFavorites() throws -> Int {
+        // Read first: opening a file must not take the write lock when nothing waits.
+        guard hasSearchIndex, try queue.read({ try SearchRunStore.pendingCount(in: $0) }) >= SearchRunStore.pendingLimit else {
+            return 0
+        }
         return try queue.write { db in
-            try db.execute(FavoritesSearchIndex.rebuildSQL)
-            try db.execute(FavoritesSearchIndex.optimizeSQL)
-            return try Self.count(in: db)
+            try SearchRunStore.pendingCount(in: db) >= SearchRunStore.pendingLimit ? SearchRunStore.indexPending(in: db) : 0
         }
     }
 
-    /// Indexes the favorites a bulk store kept waiting, in ID order, from their stored texts.
-    private func indexDeferred(_ deferred: inout DeferredIndexEntries?, in db: Database) throws {
-        guard hasSearchIndex else { return }
-        try deferred?.flush { id in
-            guard let texts = try Self.indexedTexts(id: id, in: db) else { return }
-            try Self.run(FavoritesSearchIndex.insertSQL, id: id, texts: texts, in: db)
-        }
-    }
-
-    /// Runs one of the index statements with `object`'s ID and texts as parameters 1...6.
-    private static func run(_ sql: String, binding object: StoredArchiveObject, in db: Database) throws {
-        let statement = try db.cachedStatement(sql)
-        defer { statement.reset() }
-        try bind(object, to: statement, storedAt: false)
-        try statement.run()
-    }
-
-    /// Runs one of the index statements with an ID and its five texts as parameters 1...6.
-    private static func run(_ sql: String, id: Int, texts: [String], in db: Database) throws {
-        let statement = try db.cachedStatement(sql)
-        defer { statement.reset() }
-        try statement.bind(id, at: 1)
-        for (offset, text) in texts.enumerated() { try statement.bind(text, at: Int32(offset + 2)) }
-        try statement.run()
-    }
-
-    /// The five texts of the stored favorite `id`, in ``Column``'s order, as the index holds them.
-    private static func indexedTexts(id: Int, in db: Database) throws -> [String]? {
+    /// The five texts of the stored favorite `id`, in ``Column``'s order.
+    private static func storedTexts(id: Int, in db: Database) throws -> [String]? {
         try db.fetchOne(
             "SELECT photo_url, category, dish_name, shop_name, introduction FROM archive_objects WHERE id = ?", id
         ) { row in (0..<5).map { text(row, at: Int32($0)) } }

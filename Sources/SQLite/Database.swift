@@ -10,7 +10,8 @@ import Glibc
 import Darwin
 #endif
 
-/// One SQLite connection. It owns its `sqlite3*` and closes it in `deinit`.
+/// One SQLite connection. It owns its `sqlite3*` and closes it in `deinit`
+/// (unless it was made with ``init(borrowing:path:)``).
 ///
 /// A `Database` is deliberately not `Sendable`: it must have one owner at a
 /// time. ``DatabaseQueue`` is that owner for the rest of the package; use a
@@ -111,11 +112,25 @@ public final class Database {
         return nil
     }
 
+    /// Whether ``deinit`` closes the connection (`false` for a borrowed one).
+    private var ownsHandle = true
+
+    /// Wraps a connection that something else opened and owns (GRDB, a C
+    /// program): statements run on it and are finalized with this object, and the
+    /// connection is left open. The caller keeps it open while this object lives,
+    /// and uses it from one thread at a time, as its owner does.
+    public init(borrowing connection: OpaquePointer, path: String) {
+        handle = connection
+        self.path = path
+        configuration = Configuration()
+        ownsHandle = false
+    }
+
     deinit {
         statementCache.removeAll()
         // close_v2 defers the close until every statement is finalized; there is
         // nobody left to report an error to.
-        sqlite3_close_v2(handle)
+        if ownsHandle { sqlite3_close_v2(handle) }
     }
 
     /// Switches a file database to WAL, as configured. Writes the file header:

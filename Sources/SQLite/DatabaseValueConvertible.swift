@@ -110,13 +110,7 @@ extension String: DatabaseValueConvertible {
 extension Data: DatabaseValueConvertible {
     /// Binds as BLOB; SQLite copies the bytes (`SQLITE_TRANSIENT`). Empty data binds an empty BLOB, not NULL.
     public func bind(to statement: Statement, at index: Int32) throws {
-        let code: Int32 = withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else {
-                return sqlite3_bind_zeroblob(statement.handle, index, 0)
-            }
-            return sqlite3_bind_blob(statement.handle, index, base, Int32(clamping: buffer.count), csqlite_transient())
-        }
-        try statement.check(code)
+        try withUnsafeBytes { try statement.bindBlob($0, at: index) }
     }
 
     /// Reads a BLOB column.
@@ -125,6 +119,19 @@ extension Data: DatabaseValueConvertible {
         let count = Int(sqlite3_column_bytes(statement.handle, index))
         guard count > 0, let bytes = sqlite3_column_blob(statement.handle, index) else { return Data() }
         return Data(bytes: bytes, count: count)
+    }
+}
+
+extension [UInt8]: DatabaseValueConvertible {
+    /// Binds as BLOB; SQLite copies the bytes (`SQLITE_TRANSIENT`). No bytes bind an empty BLOB, not NULL.
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try withUnsafeBytes { try statement.bindBlob($0, at: index) }
+    }
+
+    /// Reads a BLOB column.
+    public static func read(from statement: Statement, at index: Int32) throws -> [UInt8] {
+        try statement.requireType(SQLITE_BLOB, at: index, for: "[UInt8]")
+        return statement.withBlob(at: index) { Array($0) }
     }
 }
 

@@ -36,6 +36,16 @@ public final class Statement {
         try value.bind(to: self, at: index)
     }
 
+    /// Binds `bytes` as a BLOB (SQLite copies them, `SQLITE_TRANSIENT`); no bytes
+    /// bind an empty BLOB, not NULL.
+    func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            try check(sqlite3_bind_zeroblob(handle, index, 0))
+            return
+        }
+        try check(sqlite3_bind_blob(handle, index, base, Int32(clamping: bytes.count), csqlite_transient()))
+    }
+
     /// Binds `values` to parameters 1, 2, 3...; a count that does not match the SQL throws ``ResultCode/range``.
     public func bind<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
         var index: Int32 = 0
@@ -128,6 +138,16 @@ public final class Statement {
         // The pointer first, then its length (SQLite's documented order).
         guard let bytes = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
+    }
+
+    /// Calls `body` with the column `index` of the current row as BLOB bytes (a
+    /// TEXT value's bytes, NULL no bytes), valid only during the call: for reading
+    /// blobs in hot loops without copying them.
+    @inlinable
+    public func withBlob<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        // The pointer first, then its length (SQLite's documented order).
+        guard let bytes = sqlite3_column_blob(handle, index) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
     /// The storage class of the 0-based column `index` of the current row.

@@ -217,6 +217,36 @@ struct SearchRunTests {
         #expect(try Self.entries(SearchRun(blocks: kept, members: [])) == expected)
     }
 
+    @Test("runs of separate ID ranges, in any order, merge into the run of all their favorites")
+    func mergeOfSeparateRanges() throws {
+        var random = SeededGenerator(seed: 0x5E9A)
+        let favorites = Self.favorites(count: 2_000, random: &random).sorted { $0.id < $1.id }
+        // Contiguous ID ranges (an import's runs), handed over in a shuffled order.
+        let parts = stride(from: 0, to: favorites.count, by: 300).map { Array(favorites[$0..<min($0 + 300, favorites.count)]) }
+        var sources: [() throws -> SearchRunBlock?] = []
+        for run in parts.map(Self.build).shuffled(using: &random) {
+            var blocks = run.blocks.makeIterator()
+            sources.append { blocks.next() }
+        }
+        var merged: [SearchRunBlock] = []
+        try SearchRunMerger.merge(sources) { merged.append($0) }
+        #expect(merged == Self.build(favorites).blocks)
+        #expect(SearchRunMerger.disjointOrder([(3, 4), (1, 2), (5, 9)]) == [1, 0, 2])
+        #expect(SearchRunMerger.disjointOrder([(1, 5), (3, 9)]) == nil)
+        #expect(SearchRunMerger.disjointOrder([(1, 5), (5, 9)]) == nil)
+        #expect(SearchRunMerger.disjointOrder([(Int.min, -1), (Int.max, Int.max), (0, 0)]) == [0, 2, 1])
+    }
+
+    @Test("a damaged list that one run alone holds is not copied into the merged run")
+    func mergeChecksACopiedList() {
+        // Key 5, a list of 2 bytes: ID 1, then a step of 0 (not ascending).
+        let damaged = SearchRunBlock(firstKey: SearchGramKey(rawValue: 5), bytes: [5, 0, 0, 0, 2, 1, 0])
+        var handed = false
+        #expect(throws: SearchRunError(.idsOutOfOrder, at: 1)) {
+            try SearchRunMerger.merge([{ defer { handed = true }; return handed ? nil : damaged }]) { _ in }
+        }
+    }
+
     @Test("merging no runs, or empty runs, makes an empty run")
     func mergeNothing() throws {
         var blocks: [SearchRunBlock] = []

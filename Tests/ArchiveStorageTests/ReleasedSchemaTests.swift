@@ -47,7 +47,8 @@ struct ReleasedSchemaTests {
         #expect(try !database.onboarding.shouldShowOnboarding())
         #expect(try database.integrityReport().isOK)
 
-        // Migration 0003 indexed the favorites already stored: searchable at once.
+        // Migration 0004 put the favorites already stored in its index (waiting for a
+        // run, being fewer than 64): searchable at once.
         func search(_ keyword: String) throws -> [Int] {
             try database.favorites.search(FavoritesQuery(keyword: keyword), after: nil, limit: 10).page.map(\.id)
         }

@@ -26,6 +26,8 @@ struct ValueConversionTests {
         #expect(try roundTrip("a\u{0}b") == "a\u{0}b")
         #expect(try roundTrip(Data([0, 1, 2, 255])) == Data([0, 1, 2, 255]))
         #expect(try roundTrip(Data()) == Data())
+        #expect(try roundTrip([UInt8]([0, 1, 2, 255])) == [0, 1, 2, 255])
+        #expect(try roundTrip([UInt8]()) == [])
         #expect(try roundTrip(true) == true)
         #expect(try roundTrip(false) == false)
         #expect(try roundTrip(Int?.none) == .some(nil))
@@ -33,9 +35,17 @@ struct ValueConversionTests {
     }
 
     @Test func emptyTextAndBlobAreNotNull() throws {
-        try database.execute("INSERT INTO t (v) VALUES (?), (?)", "", Data())
+        try database.execute("INSERT INTO t (v) VALUES (?), (?), (?)", "", Data(), [UInt8]())
         let types = try database.fetchAll("SELECT typeof(v) FROM t") { try $0.column(String.self, at: 0) }
-        #expect(types == ["text", "blob"])
+        #expect(types == ["text", "blob", "blob"])
+    }
+
+    @Test func blobBytesAreReadInPlaceAndTextIsNotABlob() throws {
+        try database.execute("INSERT INTO t (v) VALUES (x'00ff10'), (NULL)")
+        let read = try database.fetchAll("SELECT v FROM t ORDER BY rowid") { row in row.withBlob(at: 0) { Array($0) } }
+        #expect(read == [[0, 255, 16], []])
+        try database.execute("DELETE FROM t; INSERT INTO t (v) VALUES ('ab')")
+        #expect(throws: SQLiteError.self) { _ = try database.fetchOne("SELECT v FROM t") { try $0.column([UInt8].self, at: 0) } }
     }
 
     @Test func readingAnotherStorageClassIsAMismatchNamingTheColumn() throws {

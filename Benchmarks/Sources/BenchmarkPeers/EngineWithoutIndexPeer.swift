@@ -10,8 +10,7 @@ public final class EngineWithoutIndexPeer: FavoritesPeer {
         do {
             _ = try ArchiveDatabase(path: path)  // creates and migrates the file
             let connection = try Database(path: path)
-            try connection.register(FavoritesSearchIndex.tokenizer)
-            try connection.execute("DROP TABLE IF EXISTS archive_objects_search")
+            for table in FavoritesSearchIndex.tables { try connection.execute("DROP TABLE IF EXISTS \(table)") }
         }
         engine = try EnginePeer(path: path)
     }

@@ -1,16 +1,16 @@
 import ArchiveStorage
 import GRDB
+import SQLite
 
 /// What a Swift developer would write with GRDB 7: a record type, a
 /// `DatabaseMigrator` with the same SQL, a WAL `DatabaseQueue`, the query interface.
 ///
-/// Like the engine and raw C, it keeps the schema's search index in step with the
-/// favorites it writes: a new favorite's index row after its insert, the 'delete'
-/// command with the stored texts before a delete, FTS5's `optimize` after a bulk
-/// import. (GRDB's own `synchronize(withTable:)` would do it with triggers, whose
-/// statement savepoints make FTS5 write a segment per row: see migration 0003. The
-/// peer takes the faster way, the engine's statements (``FavoritesSearchIndex``)
-/// through cached statements.)
+/// Like the engine and raw C, it keeps the schema's search index (migration 0004)
+/// in step with the favorites it writes, with the engine's own index work
+/// (``FavoritesSearchIndexWriter``, on GRDB's connection, in GRDB's transaction):
+/// runs built as a bulk import stores, a favorite stored alone noted as waiting.
+/// GRDB has no index of this kind (its FTS5 support would cost what migration 0003
+/// did: see BENCHMARKS.md).
 public final class GRDBPeer: FavoritesPeer {
     struct Favorite: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "archive_objects"
@@ -41,7 +41,10 @@ public final class GRDBPeer: FavoritesPeer {
         }
     }
 
-    let queue: DatabaseQueue
+    let queue: GRDB.DatabaseQueue
+    /// GRDB's one connection, as the engine's index code reads and writes it (made
+    /// at the first write, kept so that its statements stay prepared, as GRDB's are).
+    private var index: SQLite.Database?
 
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
@@ -57,36 +60,40 @@ public final class GRDBPeer: FavoritesPeer {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // The schema's search index is written through the engine's FTS5 tokenizer.
+            // Migration 0003's FTS5 table (dropped by 0004) needs the engine's tokenizer.
             if let connection = db.sqliteConnection { try FavoritesSearchIndex.tokenizer.register(onConnection: connection) }
         }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        queue = try GRDB.DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(queue)
+    }
+
+    deinit {
+        index = nil  // its statements finalized before GRDB closes the connection
+    }
+
+    /// The engine's view of GRDB's connection `db`.
+    private func indexConnection(_ db: GRDB.Database) throws -> SQLite.Database {
+        if let index { return index }
+        guard let connection = db.sqliteConnection else { throw PeerError("GRDB's connection is closed") }
+        let borrowed = SQLite.Database(borrowing: connection, path: queue.path)
+        index = borrowed
+        return borrowed
     }
 
     public func importAll(_ data: WorkloadData) throws {
         try queue.write { db in
-            for object in data.objects { try Self.store(Favorite(object), in: db) }
-            if data.objects.count >= FavoritesSearchIndex.optimizeAfter { try db.execute(sql: FavoritesSearchIndex.optimizeSQL) }
+            let index = try indexConnection(db)
+            var writer = FavoritesSearchIndexWriter()
+            for object in data.objects {
+                // Stored the engine's way (a stored one is kept), then indexed if it is new.
+                try Favorite(object).insert(db, onConflict: .ignore)
+                guard db.changesCount > 0 else { continue }
+                try writer.addStored(
+                    id: object.id, texts: [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction],
+                    in: index)
+            }
+            try writer.finish(in: index)
         }
-    }
-
-    /// Stores a favorite the engine's way (a stored one is kept), then indexes it if it is new.
-    static func store(_ favorite: Favorite, in db: Database) throws {
-        try favorite.insert(db, onConflict: .ignore)
-        guard db.changesCount > 0 else { return }
-        try db.cachedStatement(sql: FavoritesSearchIndex.insertSQL).execute(arguments: [
-            favorite.id, favorite.photoUrl, favorite.category, favorite.dishName, favorite.shopName, favorite.introduction,
-        ])
-    }
-
-    /// Takes a favorite out of the index with its stored texts, then deletes it.
-    static func delete(id: Int64, in db: Database) throws {
-        guard let stored = try Favorite.fetchOne(db, key: id) else { return }
-        try db.cachedStatement(sql: FavoritesSearchIndex.deleteSQL).execute(arguments: [
-            stored.id, stored.photoUrl, stored.category, stored.dishName, stored.shopName, stored.introduction,
-        ])
-        _ = try stored.delete(db)
     }
 
     public func storedIDs(among ids: [Int]) throws -> Int {
@@ -98,10 +105,13 @@ public final class GRDBPeer: FavoritesPeer {
     public func toggle(_ data: WorkloadData, number: Int, add: Bool) throws {
         let favorite = Favorite(data.objects[number])
         try queue.write { db in
+            let index = try indexConnection(db)
             if add {
-                try Self.store(favorite, in: db)
+                try favorite.insert(db, onConflict: .ignore)
+                if db.changesCount > 0 { try FavoritesSearchIndexWriter.stored(id: Int(favorite.id), in: index) }
             } else {
-                try Self.delete(id: favorite.id, in: db)
+                _ = try Favorite.deleteOne(db, key: favorite.id)
+                try FavoritesSearchIndexWriter.removed(id: Int(favorite.id), in: index)
             }
         }
     }

@@ -6,10 +6,14 @@ import Foundation
 /// The practical limit: the engine's SQL and pragmas called from C.
 public final class RawCPeer: FavoritesPeer {
     let peer: OpaquePointer
+    /// The search index's side of the peer (see ``RawCIndex``), which C calls back.
+    private let index: RawCIndex
     private var found = [Int64](repeating: 0, count: 64)
     private var scratch = [CChar](repeating: 0, count: 1 << 16)
 
     public init(path: String) throws {
+        let index = RawCIndex(path: path)
+        self.index = index
         let migrations = try ArchiveMigrations.all()
         let names = migrations.map { strdup($0.name) }
         let checksums = migrations.map { strdup($0.checksum) }
@@ -21,7 +25,8 @@ public final class RawCPeer: FavoritesPeer {
                 sql.map { UnsafePointer($0) }.withUnsafeBufferPointer { sqlPointers in
                     raw_peer_open(
                         path, Int32(migrations.count), versions, namePointers.baseAddress, checksumPointers.baseAddress,
-                        sqlPointers.baseAddress, Self.registerTokenizer)
+                        sqlPointers.baseAddress, Self.registerTokenizer, Unmanaged.passUnretained(index).toOpaque(),
+                        RawCIndex.callback)
                 }
             }
         }
@@ -33,8 +38,7 @@ public final class RawCPeer: FavoritesPeer {
         raw_peer_close(peer)
     }
 
-    /// The schema's search index needs the engine's tokenizer on every connection
-    /// that writes favorites: the same SQL from C means the same index work.
+    /// Migration 0003's FTS5 table (dropped by 0004) needs the engine's tokenizer.
     private static let registerTokenizer: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { db in
         guard let db else { return 1 }
         do {
@@ -72,5 +76,61 @@ public final class RawCPeer: FavoritesPeer {
 
     public func newestPage() throws -> Int {
         Int(raw_peer_page(peer, 50, &scratch, Int32(scratch.count)))
+    }
+}
+
+/// The raw C peer's search index work: the engine's own index writer
+/// (``FavoritesSearchIndexWriter``) on the C connection, called back by C in its
+/// transaction with each row (the index is runs the engine builds in Swift; C
+/// has no equivalent to call). The rows' texts are handed over as bytes.
+final class RawCIndex {
+    let path: String
+    private var database: SQLite.Database?
+    private var writer = FavoritesSearchIndexWriter()
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The engine's view of the C connection `db`, made once (its statements stay prepared).
+    private func connection(_ db: UnsafeMutableRawPointer) -> SQLite.Database {
+        if let database { return database }
+        let borrowed = SQLite.Database(borrowing: OpaquePointer(db), path: path)
+        database = borrowed
+        return borrowed
+    }
+
+    func handle(db: UnsafeMutableRawPointer, event: Int32, row: UnsafePointer<raw_row>?) throws {
+        let database = connection(db)
+        switch (Int(event), row?.pointee) {
+        case (Int(RAW_INDEX_BULK_ROW), let row?):
+            try writer.addStored(id: Int(row.id), utf8Texts: [
+                UnsafeRawBufferPointer(start: row.photo_url, count: Int(row.photo_url_len)),
+                UnsafeRawBufferPointer(start: row.category, count: Int(row.category_len)),
+                UnsafeRawBufferPointer(start: row.dish_name, count: Int(row.dish_name_len)),
+                UnsafeRawBufferPointer(start: row.shop_name, count: Int(row.shop_name_len)),
+                UnsafeRawBufferPointer(start: row.introduction, count: Int(row.introduction_len)),
+            ], in: database)
+        case (Int(RAW_INDEX_BULK_END), _):
+            try writer.finish(in: database)
+            writer = FavoritesSearchIndexWriter()
+        case (Int(RAW_INDEX_STORED), let row?):
+            try FavoritesSearchIndexWriter.stored(id: Int(row.id), in: database)
+        case (Int(RAW_INDEX_REMOVED), let row?):
+            try FavoritesSearchIndexWriter.removed(id: Int(row.id), in: database)
+        default:
+            throw PeerError("raw C called the index with event \(event) and no row")
+        }
+    }
+
+    static let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<raw_row>?) -> Int32 = {
+        context, db, event, row in
+        guard let context, let db else { return 1 }
+        do {
+            try Unmanaged<RawCIndex>.fromOpaque(context).takeUnretainedValue().handle(db: db, event: event, row: row)
+            return 0
+        } catch {
+            return 1
+        }
     }
 }

@@ -7,31 +7,22 @@
 struct raw_peer {
     sqlite3 *db;
     sqlite3_stmt *upsert;
-    sqlite3_stmt *index_insert;
-    sqlite3_stmt *index_texts;
-    sqlite3_stmt *index_delete;
     sqlite3_stmt *delete_one;
     sqlite3_stmt *member64;
     sqlite3_stmt *first_page;
     sqlite3_stmt *scan;
+    void *index_context;
+    raw_peer_index_fn index;
 };
 
-// The engine's writes: a new favorite, then its row of the search index (the workload
-// only stores new IDs, so the engine's refresh path never runs, here or there).
+// The engine's writes: a new favorite, then its search index's work (the workload
+// only stores new IDs, so the engine's refresh path never runs, here or there). The
+// index (migration 0004) is runs the engine builds in Swift (ArchiveSearch), so the
+// peer hands each new row to the engine's index writer, as the engine's store does.
 static const char *UPSERT_SQL =
     "INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
-static const char *INDEX_INSERT_SQL =
-    "INSERT INTO archive_objects_search (rowid, photo_url, category, dish_name, shop_name, introduction) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-static const char *INDEX_TEXTS_SQL =
-    "SELECT photo_url, category, dish_name, shop_name, introduction FROM archive_objects WHERE id = ?";
-static const char *INDEX_DELETE_SQL =
-    "INSERT INTO archive_objects_search (archive_objects_search, rowid, photo_url, category, dish_name, shop_name, introduction) "
-    "VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)";
 static const char *DELETE_SQL = "DELETE FROM archive_objects WHERE id = ?";
-static const char *OPTIMIZE_SQL =
-    "INSERT INTO archive_objects_search (archive_objects_search) VALUES ('optimize')";
 static const char *FIRST_PAGE_SQL =
     "SELECT id, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects "
     "ORDER BY stored_at DESC, id DESC LIMIT ?";
@@ -60,7 +51,8 @@ static int check_migrations(sqlite3 *db, int count, const char *const *checksums
 }
 
 raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, const char *const *names,
-                        const char *const *checksums, const char *const *migration_sql, int (*prepare)(void *db)) {
+                        const char *const *checksums, const char *const *migration_sql, int (*prepare)(void *db),
+                        void *index_context, raw_peer_index_fn index) {
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
         || (prepare != NULL && prepare(db) != 0)) {
@@ -106,13 +98,12 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
     }
     raw_peer *peer = calloc(1, sizeof(raw_peer));
     peer->db = db;
+    peer->index_context = index_context;
+    peer->index = index;
     char member[64 * 2 + 64] = "SELECT id FROM archive_objects WHERE id IN (?";
     for (int index = 1; index < 64; index++) strcat(member, ",?");
     strcat(member, ")");
     if (sqlite3_prepare_v3(db, UPSERT_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->upsert, NULL)
-        || sqlite3_prepare_v3(db, INDEX_INSERT_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->index_insert, NULL)
-        || sqlite3_prepare_v3(db, INDEX_TEXTS_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->index_texts, NULL)
-        || sqlite3_prepare_v3(db, INDEX_DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->index_delete, NULL)
         || sqlite3_prepare_v3(db, DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->delete_one, NULL)
         || sqlite3_prepare_v3(db, member, -1, SQLITE_PREPARE_PERSISTENT, &peer->member64, NULL)
         || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)
@@ -126,9 +117,6 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
 void raw_peer_close(raw_peer *peer) {
     if (peer == NULL) return;
     sqlite3_finalize(peer->upsert);
-    sqlite3_finalize(peer->index_insert);
-    sqlite3_finalize(peer->index_texts);
-    sqlite3_finalize(peer->index_delete);
     sqlite3_finalize(peer->delete_one);
     sqlite3_finalize(peer->member64);
     sqlite3_finalize(peer->first_page);
@@ -147,58 +135,35 @@ static int bind_row(sqlite3_stmt *stmt, const raw_row *row) {
         | sqlite3_bind_int64(stmt, 7, row->stored_at);
 }
 
-/// Stores one new row and indexes it, as the engine does.
-static int store_row(raw_peer *peer, const raw_row *row) {
+/// Stores one new row and indexes it (`event`: in a bulk store, or alone), as the engine does.
+static int store_row(raw_peer *peer, const raw_row *row, int event) {
     int stepped = bind_row(peer->upsert, row) == SQLITE_OK ? sqlite3_step(peer->upsert) : SQLITE_ERROR;
     sqlite3_reset(peer->upsert);
     if (stepped != SQLITE_DONE) return -1;
     if (sqlite3_changes(peer->db) == 0) return 0;
-    sqlite3_stmt *index = peer->index_insert;
-    int bound = sqlite3_bind_int64(index, 1, row->id)
-        | sqlite3_bind_text(index, 2, row->photo_url, row->photo_url_len, SQLITE_STATIC)
-        | sqlite3_bind_text(index, 3, row->category, row->category_len, SQLITE_STATIC)
-        | sqlite3_bind_text(index, 4, row->dish_name, row->dish_name_len, SQLITE_STATIC)
-        | sqlite3_bind_text(index, 5, row->shop_name, row->shop_name_len, SQLITE_STATIC)
-        | sqlite3_bind_text(index, 6, row->introduction, row->introduction_len, SQLITE_STATIC);
-    stepped = bound == SQLITE_OK ? sqlite3_step(index) : SQLITE_ERROR;
-    sqlite3_reset(index);
-    return stepped == SQLITE_DONE ? 0 : -1;
+    return peer->index(peer->index_context, peer->db, event, row);
 }
 
-/// Takes one row out of the index (with its stored texts), then deletes it, as the engine does.
-static int delete_row(raw_peer *peer, int64_t id) {
-    sqlite3_bind_int64(peer->index_texts, 1, id);
-    int stepped = sqlite3_step(peer->index_texts);
-    if (stepped == SQLITE_ROW) {
-        sqlite3_bind_int64(peer->index_delete, 1, id);
-        for (int column = 0; column < 5; column++) {
-            sqlite3_bind_text(peer->index_delete, column + 2, (const char *)sqlite3_column_text(peer->index_texts, column),
-                              sqlite3_column_bytes(peer->index_texts, column), SQLITE_TRANSIENT);
-        }
-        int indexed = sqlite3_step(peer->index_delete);
-        sqlite3_reset(peer->index_delete);
-        if (indexed != SQLITE_DONE) { sqlite3_reset(peer->index_texts); return -1; }
-    }
-    sqlite3_reset(peer->index_texts);
-    if (stepped != SQLITE_ROW && stepped != SQLITE_DONE) return -1;
-    sqlite3_bind_int64(peer->delete_one, 1, id);
-    stepped = sqlite3_step(peer->delete_one);
+/// Deletes one row and tells the index, as the engine does.
+static int delete_row(raw_peer *peer, const raw_row *row) {
+    sqlite3_bind_int64(peer->delete_one, 1, row->id);
+    int stepped = sqlite3_step(peer->delete_one);
     sqlite3_reset(peer->delete_one);
-    return stepped == SQLITE_DONE ? 0 : -1;
+    if (stepped != SQLITE_DONE) return -1;
+    return peer->index(peer->index_context, peer->db, RAW_INDEX_REMOVED, row);
 }
 
-/// The engine's bulk insert: every row stored and indexed (the workload's IDs ascend,
-/// so the engine indexes each at once), then, from 10,000 rows on, FTS5's `optimize`
-/// in the same transaction (SQLiteStoredArchiveDataRepository.optimizeAfter).
+/// The engine's bulk insert: every row stored and handed to the index, which writes
+/// a run every 8,192 and the last one at the end, in the same transaction.
 int raw_peer_import(raw_peer *peer, const raw_row *rows, int64_t count) {
     if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
     for (int64_t index = 0; index < count; index++) {
-        if (store_row(peer, &rows[index]) != 0) {
+        if (store_row(peer, &rows[index], RAW_INDEX_BULK_ROW) != 0) {
             exec(peer->db, "ROLLBACK");
             return -1;
         }
     }
-    if (count >= 10000 && exec(peer->db, OPTIMIZE_SQL)) {
+    if (peer->index(peer->index_context, peer->db, RAW_INDEX_BULK_END, NULL) != 0) {
         exec(peer->db, "ROLLBACK");
         return -1;
     }
@@ -221,7 +186,7 @@ int raw_peer_stored_ids(raw_peer *peer, const int64_t *ids, int count, int64_t *
 
 int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
     if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
-    if ((add ? store_row(peer, row) : delete_row(peer, row->id)) != 0) { exec(peer->db, "ROLLBACK"); return -1; }
+    if ((add ? store_row(peer, row, RAW_INDEX_STORED) : delete_row(peer, row)) != 0) { exec(peer->db, "ROLLBACK"); return -1; }
     return exec(peer->db, "COMMIT") ? -1 : 0;
 }
 

@@ -17,14 +17,24 @@ typedef struct {
 /// A connection with its prepared statements.
 typedef struct raw_peer raw_peer;
 
+/// What the search index is told: a row a bulk store inserted, the end of that
+/// store (before its commit), a row stored alone, a row removed alone.
+enum { RAW_INDEX_BULK_ROW = 0, RAW_INDEX_BULK_END = 1, RAW_INDEX_STORED = 2, RAW_INDEX_REMOVED = 3 };
+
+/// Keeps the search index in step, inside the peer's transaction on `db`: the
+/// engine's index writer (`row` is NULL for RAW_INDEX_BULK_END). Returns 0 on success.
+typedef int (*raw_peer_index_fn)(void *context, void *db, int event, const raw_row *row);
+
 /// Opens `path` with the engine's flags and pragmas, then checks its migrations:
 /// `schema_migrations` must hold exactly `count` rows whose checksums are `checksums`.
 /// A new file gets the schema from `migration_sql` (recorded with `versions`, `names`, `checksums`).
-/// `prepare` runs on the new connection first (the engine's FTS5 tokenizer, which the
-/// schema names, is registered there); it returns 0 on success.
+/// `prepare` runs on the new connection first (the engine's FTS5 tokenizer, which
+/// migration 0003 names, is registered there); it returns 0 on success. `index` is
+/// called with `index_context` for every change to the favorites.
 /// Returns NULL on any failure.
 raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, const char *const *names,
-                        const char *const *checksums, const char *const *migration_sql, int (*prepare)(void *db));
+                        const char *const *checksums, const char *const *migration_sql, int (*prepare)(void *db),
+                        void *index_context, raw_peer_index_fn index);
 void raw_peer_close(raw_peer *peer);
 
 /// Upserts `count` rows in one IMMEDIATE transaction. Returns 0 on success.

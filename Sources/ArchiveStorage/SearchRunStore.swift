@@ -1,0 +1,230 @@
+import ArchiveSearch
+import SQLite
+
+/// The favorites search index's tables (migration 0004): runs of gram keys, their
+/// blocks, and the favorites waiting for a run. Every call works inside the
+/// caller's transaction.
+///
+/// Writes: a bulk store builds a run per ``bulkRunSize`` favorites it stores; a
+/// single store adds its favorite to the waiting ones, which become a run when
+/// ``pendingLimit`` wait. Whenever ``fanIn`` runs share a level they are merged,
+/// streaming, into one run of a larger level. A removal writes nothing: a run may
+/// list a favorite that is gone (the search checks every candidate) until its
+/// run merges, when the merge leaves it out.
+enum SearchRunStore {
+    static let runsTable = "archive_search_runs"
+    static let blocksTable = "archive_search_blocks"
+    static let pendingTable = "archive_search_pending"
+
+    /// How many favorites stored one at a time wait before they become a run.
+    static let pendingLimit = 64
+    /// How many runs of one level merge into one.
+    static let fanIn = 8
+    /// Favorites per run in a bulk store. The builder's two pair buffers take
+    /// 16 bytes a character of text: about 9 MB for 4,096 favorites of the
+    /// benchmarks' size, which keeps an import of a million within 64 MB.
+    static let bulkRunSize = 4096
+
+    /// A run's level: 0 below ``pendingLimit`` × ``fanIn`` members, one more for
+    /// each further factor of ``fanIn``.
+    static func level(members: Int) -> Int {
+        var level = 0
+        var bound = pendingLimit * fanIn
+        while members >= bound, bound <= Int.max / fanIn {
+            level += 1
+            bound *= fanIn
+        }
+        return level
+    }
+
+    // MARK: - SQL
+
+    static let nextRunSQL = "SELECT coalesce(max(run), 0) + 1 FROM \(runsTable)"
+    static let insertRunSQL = "INSERT INTO \(runsTable) (run, level, members) VALUES (?, ?, ?)"
+    static let insertBlockSQL = "INSERT INTO \(blocksTable) (run, first_key, block) VALUES (?, ?, ?)"
+    static let addPendingSQL = "INSERT OR IGNORE INTO \(pendingTable) (id) VALUES (?)"
+    static let removePendingSQL = "DELETE FROM \(pendingTable) WHERE id = ?"
+    static let pendingCountSQL = "SELECT count(*) FROM \(pendingTable)"
+    static let pendingIDsSQL = "SELECT id FROM \(pendingTable)"
+    static let crowdedLevelSQL = "SELECT level FROM \(runsTable) GROUP BY level HAVING count(*) >= \(fanIn) ORDER BY level LIMIT 1"
+    static let oldestRunsSQL = "SELECT run, members FROM \(runsTable) WHERE level = ? ORDER BY run LIMIT \(fanIn)"
+    static let runBlocksSQL = "SELECT first_key, block FROM \(blocksTable) WHERE run = ? ORDER BY first_key"
+    static let storedSQL = "SELECT 1 FROM archive_objects WHERE id = ?"
+    static let runNumbersSQL = "SELECT run FROM \(runsTable) ORDER BY run"
+    /// The block of a run that holds a key's list if the run has the key: the last filed at or below it.
+    static let blockAtSQL = """
+        SELECT first_key, block FROM \(blocksTable) WHERE run = ?1 AND first_key <= ?2 ORDER BY first_key DESC LIMIT 1
+        """
+    /// The blocks of a run filed within a range of keys, after its lower bound.
+    static let blocksWithinSQL = """
+        SELECT first_key, block FROM \(blocksTable) WHERE run = ?1 AND first_key > ?2 AND first_key <= ?3 ORDER BY first_key
+        """
+    /// Every waiting favorite's texts, by ID (a waiting ID that is gone is skipped).
+    static let pendingTextsSQL = """
+        SELECT o.id, o.photo_url, o.category, o.dish_name, o.shop_name, o.introduction
+        FROM \(pendingTable) p JOIN archive_objects o ON o.id = p.id ORDER BY o.id
+        """
+
+    // MARK: - Writing runs
+
+    /// Writes `run` (built from `members` favorites) as a new run and returns its
+    /// number; a run that covers no favorite is not written (`nil`).
+    @discardableResult
+    static func write(_ run: SearchRun, members: Int, in db: Database) throws -> Int64? {
+        guard members > 0 else { return nil }
+        let number = try db.fetchOne(nextRunSQL) { try $0.int64(at: 0) } ?? 1
+        let insertRun = try db.cachedStatement(insertRunSQL)
+        defer { insertRun.reset() }
+        try insertRun.bind(number, at: 1)
+        try insertRun.bind(level(members: members), at: 2)
+        try insertRun.bind(run.members, at: 3)
+        try insertRun.run()
+        for block in run.blocks { try insert(block, run: number, in: db) }
+        return number
+    }
+
+    private static func insert(_ block: SearchRunBlock, run: Int64, in db: Database) throws {
+        let statement = try db.cachedStatement(insertBlockSQL)
+        defer { statement.reset() }
+        try statement.bind(run, at: 1)
+        try statement.bind(Int64(block.firstKey.rawValue), at: 2)
+        try statement.bind(block.bytes, at: 3)
+        try statement.run()
+    }
+
+    /// Merges runs while a level holds ``fanIn`` of them, lowest level first,
+    /// oldest runs first. The runs in `fresh` were written in this transaction by
+    /// a store that removed nothing: their favorites are stored, so only the
+    /// others' members are checked against the table.
+    static func mergeCrowdedLevels(in db: Database, fresh: inout Set<Int64>) throws {
+        while let level = try db.fetchOne(crowdedLevelSQL, row: { try $0.int(at: 0) }) {
+            let inputs = try db.fetchAll(oldestRunsSQL, level) { row in
+                (run: try row.int64(at: 0), members: try row.column([UInt8].self, at: 1))
+            }
+            let merged = try merge(inputs, fresh: fresh, in: db)
+            if let merged, inputs.allSatisfy({ fresh.contains($0.run) }) { fresh.insert(merged) }
+            for input in inputs { fresh.remove(input.run) }
+        }
+    }
+
+    /// Merges `inputs` into one new run, leaving out the favorites that are gone,
+    /// and deletes them; returns the new run's number (`nil` when none is left).
+    private static func merge(_ inputs: [(run: Int64, members: [UInt8])], fresh: Set<Int64>, in db: Database) throws -> Int64? {
+        var gone = Set<Int>()
+        var allMembers: [Int] = []
+        let stored = try db.cachedStatement(storedSQL)
+        for input in inputs {
+            let ids = try SearchIDList.ids(in: input.members)
+            allMembers += ids
+            guard !fresh.contains(input.run) else { continue }
+            for id in ids {
+                try stored.bind(id, at: 1)
+                defer { stored.reset() }
+                if try !stored.step() { gone.insert(id) }
+            }
+        }
+        // In place: at a million favorites, a merge's members are megabytes.
+        SearchIDSet.sortUnique(&allMembers)
+        if !gone.isEmpty { allMembers.removeAll { gone.contains($0) } }
+        let members = allMembers
+        var number: Int64?
+        if !members.isEmpty {
+            let next = try db.fetchOne(nextRunSQL) { try $0.int64(at: 0) } ?? 1
+            let readers = try inputs.map { input in
+                let statement = try db.makeStatement(runBlocksSQL)
+                try statement.bind(input.run, at: 1)
+                return statement
+            }
+            defer { for reader in readers { reader.reset() } }
+            let sources: [() throws -> SearchRunBlock?] = readers.map { reader in
+                { () throws -> SearchRunBlock? in
+                    guard try reader.step() else { return nil }
+                    return try Self.block(from: reader)
+                }
+            }
+            let keep: ((Int) -> Bool)? = gone.isEmpty ? nil : { !gone.contains($0) }
+            try SearchRunMerger.merge(sources, keeping: keep) { block in try insert(block, run: next, in: db) }
+            var memberBytes: [UInt8] = []
+            SearchIDList.append(members, to: &memberBytes)
+            try db.execute(insertRunSQL, next, level(members: members.count), memberBytes)
+            number = next
+        }
+        for input in inputs {
+            try db.execute("DELETE FROM \(blocksTable) WHERE run = ?", input.run)
+            try db.execute("DELETE FROM \(runsTable) WHERE run = ?", input.run)
+        }
+        return number
+    }
+
+    /// The block in the current row of a `first_key, block` query; a key outside
+    /// 32 bits is damage, reported like a damaged block.
+    static func block(from row: Statement) throws -> SearchRunBlock {
+        let key = try row.int64(at: 0)
+        guard let firstKey = UInt32(exactly: key) else { throw SearchRunError(.firstKeyMismatch, at: 0) }
+        return SearchRunBlock(firstKey: SearchGramKey(rawValue: firstKey), bytes: try row.column([UInt8].self, at: 1))
+    }
+
+    // MARK: - Favorites waiting for a run
+
+    /// Notes that the favorite `id` was stored or changed one at a time, and makes
+    /// the waiting favorites a run when ``pendingLimit`` wait.
+    static func addPending(_ id: Int, in db: Database) throws {
+        let add = try db.cachedStatement(addPendingSQL)
+        defer { add.reset() }
+        try add.bind(id, at: 1)
+        try add.run()
+        if try pendingCount(in: db) >= pendingLimit { try indexPending(in: db) }
+    }
+
+    /// Forgets the waiting favorite `id` (removed).
+    static func removePending(_ id: Int, in db: Database) throws {
+        let remove = try db.cachedStatement(removePendingSQL)
+        defer { remove.reset() }
+        try remove.bind(id, at: 1)
+        try remove.run()
+    }
+
+    /// How many favorites wait for a run.
+    static func pendingCount(in db: Database) throws -> Int {
+        try db.fetchOne(pendingCountSQL) { try $0.int(at: 0) } ?? 0
+    }
+
+    /// The IDs of the favorites waiting for a run.
+    static func pendingIDs(in db: Database) throws -> [Int] {
+        try db.fetchAll(pendingIDsSQL) { try $0.int(at: 0) }
+    }
+
+    /// Builds runs of the waiting favorites (``bulkRunSize`` at most each), from
+    /// their stored texts, empties the waiting list and merges; returns how many
+    /// favorites were indexed.
+    @discardableResult
+    static func indexPending(in db: Database) throws -> Int {
+        var builder = SearchRunBuilder()
+        var fresh = Set<Int64>()
+        var indexed = 0
+        let statement = try db.makeStatement(pendingTextsSQL)
+        defer { statement.reset() }
+        while try statement.step() {
+            let id = try statement.int(at: 0)
+            builder.add(id: id, fields: (1...5).map { column in
+                statement.withConvertedText(at: Int32(column)) { String(decoding: $0, as: UTF8.self) }
+            })
+            indexed += 1
+            if builder.count >= bulkRunSize {
+                if let run = try write(builder.build(), members: bulkRunSize, in: db) { fresh.insert(run) }
+            }
+        }
+        let last = builder.count
+        if let run = try write(builder.build(), members: last, in: db) { fresh.insert(run) }
+        try db.execute("DELETE FROM \(pendingTable)")
+        try mergeCrowdedLevels(in: db, fresh: &fresh)
+        return indexed
+    }
+
+    /// Empties the index, then indexes every stored favorite; returns how many.
+    static func rebuild(in db: Database) throws -> Int {
+        try db.execute("DELETE FROM \(blocksTable); DELETE FROM \(runsTable); DELETE FROM \(pendingTable)")
+        try db.execute("INSERT INTO \(pendingTable) (id) SELECT id FROM archive_objects")
+        return try indexPending(in: db)
+    }
+}

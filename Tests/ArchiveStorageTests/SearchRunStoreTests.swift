@@ -1,0 +1,175 @@
+@testable import ArchiveStorage
+import ArchiveSearch
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+
+/// How the favorites search index's runs are written, merged and read in the
+/// database (migration 0004): single stores wait, then become a run; runs of a
+/// level merge; a search intersects the rarest lookups.
+struct SearchRunStoreTests {
+    static func pending(of database: ArchiveDatabase) throws -> [Int] {
+        try database.queue.read { try SearchRunStore.pendingIDs(in: $0) }
+    }
+
+    @Test func levelsGrowByTheFanIn() {
+        #expect(SearchRunStore.level(members: 1) == 0)
+        #expect(SearchRunStore.level(members: 511) == 0)
+        #expect(SearchRunStore.level(members: 512) == 1)
+        #expect(SearchRunStore.level(members: 4_095) == 1)
+        #expect(SearchRunStore.level(members: SearchRunStore.bulkRunSize) == 2)
+        #expect(SearchRunStore.level(members: 8 * SearchRunStore.bulkRunSize) == 3)
+        #expect(SearchRunStore.level(members: Int.max) == 17)  // no overflow
+    }
+
+    /// A favorite stored alone waits (and is found) until enough wait to make a run.
+    @Test func singleStoresWaitThenBecomeARun() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let limit = SearchRunStore.pendingLimit
+        for id in 1..<limit { try database.favorites.create(Fixtures.object(id, dishName: "蕎麦 \(id)")) }
+        #expect(try Self.pending(of: database) == Array(1..<limit))
+        #expect(try FavoritesSearchTests.runs(of: database).isEmpty)
+        try FavoritesSearchTests.checkIndex(of: database)  // the waiting favorites are covered
+        try database.favorites.delete(id: 5)
+        #expect(try Self.pending(of: database).count == limit - 2)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["蕎麦", "蕎麦 1", "お店 6", "x"])
+        try database.favorites.create(Fixtures.object(limit, dishName: "蕎麦 \(limit)"))
+        try database.favorites.create(Fixtures.object(limit + 1, dishName: "蕎麦 \(limit + 1)"))
+        // 62 waited (favorite 5 was removed): the 64th to wait makes the run.
+        #expect(try Self.pending(of: database) == [])
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.members) == [limit])
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["蕎麦", "蕎麦 1", "お店 6", "x"])
+        try FavoritesSearchTests.checkIndex(of: database)
+    }
+
+    /// A bulk store of a few favorites (an import of a short file, the TUI's
+    /// batch) makes no run of its own: they wait with the single stores.
+    @Test func aSmallBulkStoreWaitsLikeSingleStores() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let limit = SearchRunStore.pendingLimit
+        try database.favorites.create(contentsOf: (1...10).map { Fixtures.object($0) })
+        #expect(try Self.pending(of: database) == Array(1...10))
+        #expect(try FavoritesSearchTests.runs(of: database).isEmpty)
+        try database.favorites.create(contentsOf: (11...limit).map { Fixtures.object($0) })
+        #expect(try Self.pending(of: database) == [])
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.members) == [limit])
+        try database.favorites.create(contentsOf: (1...(limit + 1)).map { Fixtures.object($0 + 1_000) })
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.members) == [limit, limit + 1])
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["料理 1", "料理 1001", "お店 64", "チーズ"])
+        try FavoritesSearchTests.checkIndex(of: database)
+    }
+
+    /// The eighth run of a level merges the eight into one of the next level,
+    /// leaving out the favorites removed since they were written.
+    @Test func aMergeLeavesOutRemovedFavorites() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let limit = SearchRunStore.pendingLimit
+        let all = limit * SearchRunStore.fanIn
+        for id in 1...(all - limit) { try database.favorites.create(Fixtures.object(id)) }
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.level) == Array(repeating: 0, count: SearchRunStore.fanIn - 1))
+        for id in [10, 20, 300] { try database.favorites.delete(id: id) }
+        for id in (all - limit + 1)...all { try database.favorites.create(Fixtures.object(id)) }
+        let runs = try FavoritesSearchTests.runs(of: database)
+        #expect(runs.count == 1)  // 509 favorites: still level 0, merged again with the next seven
+        let members = try database.queue.read { db in
+            try db.fetchOne("SELECT members FROM archive_search_runs") { try SearchIDList.ids(in: try $0.column([UInt8].self, at: 0)) }
+        }
+        #expect(members == Array(1...all).filter { ![10, 20, 300].contains($0) })
+        let blocks = try database.queue.read { db in
+            try db.fetchAll("SELECT run, first_key, block FROM archive_search_blocks") { row in
+                (run: try row.int(at: 0), block: SearchRunBlock(
+                    firstKey: SearchGramKey(rawValue: UInt32(try row.int(at: 1))), bytes: try row.column([UInt8].self, at: 2)))
+            }
+        }
+        #expect(Set(blocks.map(\.run)).count == 1)
+        // The lists name exactly the members: the removed favorites are gone from them too.
+        var listed = Set<Int>()
+        for (_, block) in blocks {
+            try block.forEachEntry { (_, list) throws(SearchRunError) in
+                try SearchIDList.forEach(in: list) { listed.insert($0) }
+                return true
+            }
+        }
+        #expect(listed == Set(members ?? []))
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["料理 10", "料理 300", "料理 301", "お店 2", "チーズ"])
+    }
+
+    /// Thousands of single stores and removes leave fewer than ``SearchRunStore/fanIn``
+    /// runs per level, an index `check` finds sound, and searches equal to a scan.
+    @Test func manySingleStoresLeaveAFewRunsPerLevel() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let favorites = database.favorites
+        let generated = FavoritesSearchTests.generated(count: 2_500, seed: 21)
+        var random = SeededGenerator(seed: 4)
+        for object in generated {
+            try favorites.create(object)
+            if Int.random(in: 0..<10, using: &random) == 0 { try favorites.delete(id: Int.random(in: 1...object.id, using: &random)) }
+        }
+        let runs = try FavoritesSearchTests.runs(of: database)
+        for level in Set(runs.map(\.level)) {
+            #expect(runs.filter { $0.level == level }.count < SearchRunStore.fanIn, "level \(level): \(runs)")
+        }
+        #expect(runs.contains { $0.level >= 1 }, "\(runs)")
+        try FavoritesSearchTests.checkIndex(of: database)
+        try FavoritesSearchTests.expectScanResults(
+            favorites, keywords: ["寿司", "蕎", "ぷら", "チーズ", "soba", "STRASSE", "🍜", "ｆｕｌｌ", "/1", "12", "蕎麦寿", "xyz"])
+    }
+
+    /// A keyword whose windows include one that every favorite holds (`番号 `)
+    /// intersects the rare ones: a few candidates, not every favorite.
+    @Test func theRarestLookupsNarrowTheCandidates() throws {
+        let database = try ArchiveDatabase.inMemory()
+        try database.favorites.create(contentsOf: (1...2_000).map { Fixtures.object($0, dishName: "番号 \($0)") })
+        let lookups = try #require(SearchGramKey.lookups(for: SearchKeyword("番号 1234")))
+        let candidates = try database.queue.read { db in
+            try SearchRunStore.candidates(for: lookups, limit: SQLiteStoredArchiveDataRepository.candidateLimit, in: db)
+        }
+        let found = try #require(candidates)
+        #expect(found.contains(1234))
+        #expect(found.count < 20, "\(found.count) candidates")
+        #expect(try database.favorites.search(FavoritesQuery(keyword: "番号 1234"), after: nil, limit: 50).page.map(\.id) == [1234])
+        // More candidates than the limit: nil, and the search walks.
+        let everything = try database.queue.read { db in
+            try SearchRunStore.candidates(for: try #require(SearchGramKey.lookups(for: SearchKeyword("番号"))), limit: 1_999, in: db)
+        }
+        #expect(everything == nil)
+    }
+
+    /// A database at schema version 3 (FTS5) holding favorites, opened by this
+    /// build: migrated, its favorites built into runs at once, and searched.
+    @Test(arguments: [40, 1_500])
+    func aVersion3DatabaseIsMigratedAndSearchableAtOnce(count: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v3.sqlite3")
+        let objects = FavoritesSearchTests.generated(count: count, seed: 31)
+        do {
+            let old = try Database(path: path)
+            try old.register(FavoritesSearchIndex.tokenizer)
+            try Migrator(migrations: Array(try ArchiveMigrations.all().prefix(3))).migrate(old)
+            try old.transaction {
+                for object in objects {
+                    try old.execute(
+                        "INSERT INTO archive_objects VALUES (?, ?, ?, ?, ?, ?, ?)", object.id, object.photoUrl, object.category,
+                        object.dishName, object.shopName, object.introduction, object.storedAt.millisecondsSince1970)
+                }
+                try old.execute("INSERT INTO archive_objects_search (archive_objects_search) VALUES ('rebuild')")
+            }
+        }
+        #expect(try ArchiveDatabase.migrationStatus(path: path).pending.map(\.version) == [4])
+        let database = try ArchiveDatabase(path: path)
+        #expect(try ArchiveDatabase.migrationStatus(path: path).pending.isEmpty)
+        #expect(try database.queue.read { try $0.tableExists("archive_objects_search") } == false)
+        let runs = try FavoritesSearchTests.runs(of: database)
+        if count < SearchRunStore.pendingLimit {
+            #expect(runs.isEmpty)
+            #expect(try Self.pending(of: database).count == count)
+        } else {
+            #expect(runs.map(\.members).reduce(0, +) == count)
+            #expect(try Self.pending(of: database).isEmpty)
+        }
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(
+            database.favorites, keywords: ["寿司", "蕎", "ぷら", "チーズ", "soba", "STRASSE", "🍜", "ｆｕｌｌ", "/1", "12", "xyz"])
+    }
+}
