@@ -43,6 +43,7 @@ public struct ArchiveDatabase: Sendable {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
         var createdAt: Date?
+        var upgradesSearchIndex = false
         try self.init(queue: DatabaseQueue(
             path: path, configuration: configuration, migrator: ArchiveMigrations.migrator(),
             prepare: { database in
@@ -50,10 +51,13 @@ public struct ArchiveDatabase: Sendable {
                 // Decided before the migrations create the schema: a file without one is new
                 // (another application's database is refused by the validation that follows).
                 if try !database.tableExists("schema_migrations") { createdAt = Date() }
+                // A file from before migration 0004: its favorites will wait for runs.
+                upgradesSearchIndex = try createdAt == nil && !database.tableExists(SearchRunStore.pendingTable)
             }))
         if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
-        // The favorites stored before migration 0004 wait for their runs: built now, once.
-        if !configuration.readOnly { try favorites.indexWaitingFavorites() }
+        // The favorites stored before migration 0004 wait for their runs: built now, once
+        // (only on the open that migrated the file: no other open pays for the check).
+        if upgradesSearchIndex, !configuration.readOnly { try favorites.indexWaitingFavorites() }
     }
 
     /// A private, migrated in-memory database: for tests and throwaway runs.

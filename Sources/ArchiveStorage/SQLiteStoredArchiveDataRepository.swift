@@ -257,10 +257,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// favorite stored before it); returns how many were indexed.
     @discardableResult
     func indexWaitingFavorites() throws -> Int {
-        // Read first: opening a file must not take the write lock when nothing waits.
-        guard hasSearchIndex, try queue.read({ try SearchRunStore.pendingCount(in: $0) }) >= SearchRunStore.pendingLimit else {
-            return 0
-        }
+        guard hasSearchIndex else { return 0 }
         return try queue.write { db in
             try SearchRunStore.pendingCount(in: db) >= SearchRunStore.pendingLimit ? SearchRunStore.indexPending(in: db) : 0
         }
