@@ -53,6 +53,14 @@ public struct SearchRunBuilder: Sendable {
         }
     }
 
+    /// Swaps this builder's sort buffers (the megabytes a build leaves for the
+    /// next) with `other`'s: builders built one after another share one set, moved
+    /// into each before its build (``SearchRunBackgroundBuilder``).
+    public mutating func swapSortBuffers(with other: inout SearchRunBuilder) {
+        swap(&pairs, &other.pairs)
+        swap(&scratch, &other.scratch)
+    }
+
     // MARK: - Building
 
     /// The run's entries in ascending key order, cut into blocks, and the IDs

@@ -51,11 +51,13 @@ public struct ArchiveDatabase: Sendable {
                 // Decided before the migrations create the schema: a file without one is new
                 // (another application's database is refused by the validation that follows).
                 if try !database.tableExists("schema_migrations") { createdAt = Date() }
-                // A file from before migration 0004: its favorites will wait for runs.
-                upgradesSearchIndex = try createdAt == nil && !database.tableExists(SearchRunStore.pendingTable)
+                // A file from before migration 0005 (0004's blocks table, or none): its
+                // favorites will wait for runs.
+                upgradesSearchIndex = try createdAt == nil && database.fetchOne(
+                    "SELECT 1 FROM pragma_table_info('\(SearchRunStore.blocksTable)') WHERE name = 'run_key'") { _ in true } == nil
             }))
         if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
-        // The favorites stored before migration 0004 wait for their runs: built now, once
+        // The favorites stored before migration 0005 wait for their runs: built now, once
         // (only on the open that migrated the file: no other open pays for the check).
         if upgradesSearchIndex, !configuration.readOnly { try favorites.indexWaitingFavorites() }
     }

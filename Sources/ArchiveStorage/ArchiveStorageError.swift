@@ -17,6 +17,9 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
     /// The favorites search index was asked to be rebuilt in a database whose
     /// index table was dropped (searches then read every favorite).
     case noSearchIndex(path: String)
+    /// The favorites search index numbered its runs up to ``SearchRunStore/maximumRun``
+    /// (or a damaged run bears a larger number): no run can be written after it.
+    case searchRunsExhausted(path: String, lastRun: Int64)
 
     /// A message a person can act on.
     public var description: String {
@@ -36,6 +39,8 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
         case .noSearchIndex(let path):
             return "\(path) has no favorites search index (its tables archive_search_runs, archive_search_blocks and archive_search_pending were dropped): searches read every favorite, and there is nothing to rebuild"
+        case .searchRunsExhausted(let path, let lastRun):
+            return "the favorites search index of \(path) has numbered its runs up to \(lastRun), past the last it can file (\(SearchRunStore.maximumRun)); nothing was written: rebuild it with `archive reindex`, which numbers them from 1"
         }
     }
 }

@@ -2,7 +2,7 @@ public import SQLite
 import ArchiveSearch
 
 /// The favorites search index, as other programs that open an archive database
-/// see it: its tables (migration 0004) and its check.
+/// see it: its tables (migrations 0004 and 0005) and its check.
 ///
 /// The index is ``SearchRunStore``'s runs of gram keys, kept by the engine's
 /// writes. Migration 0003's FTS5 table, which 0004 replaced, still needs the

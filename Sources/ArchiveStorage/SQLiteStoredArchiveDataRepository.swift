@@ -13,7 +13,7 @@ import Foundation
 public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// The connection the repository reads and writes through.
     package let queue: DatabaseQueue
-    /// Whether the favorites search index (migration 0004) is there to keep and to ask.
+    /// Whether the favorites search index (migrations 0004, 0005) is there to keep and to ask.
     /// It always is, unless someone dropped its tables: then writes skip it and searches scan.
     let hasSearchIndex: Bool
 
@@ -253,7 +253,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     /// Builds runs of the favorites waiting for one, when at least
-    /// ``SearchRunStore/pendingLimit`` wait (after migration 0004, every
+    /// ``SearchRunStore/pendingLimit`` wait (after migrations 0004 and 0005, every
     /// favorite stored before it); returns how many were indexed.
     @discardableResult
     func indexWaitingFavorites() throws -> Int {

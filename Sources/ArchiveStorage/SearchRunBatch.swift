@@ -6,17 +6,21 @@ import SQLite
 /// transaction, so that no favorite waits for a run one at a time. A bulk store
 /// of fewer than ``SearchRunStore/pendingLimit`` favorites makes no run of its
 /// own: they wait, as favorites stored alone do.
+///
+/// A full builder is built on a thread of its own (``SearchRunBackgroundBuilder``)
+/// while the store goes on with the next favorites; its run is written when the
+/// next builder is full, or at ``finish(in:)``, in the order they were filled.
 struct SearchRunBatch {
     private var builder = SearchRunBuilder(capacity: SearchRunStore.bulkRunSize)
+    /// Made when the first builder is full: a store of one run builds it here.
+    private var background: SearchRunBackgroundBuilder?
     /// The favorites added since the last run.
     private var ids: [Int] = []
     /// The runs this store wrote (their favorites are all stored).
     private var fresh = Set<Int64>()
-    /// Whether this store wrote a run yet.
-    private var wroteRun = false
 
-    /// Adds a favorite stored or changed by the bulk store, and writes a run when
-    /// the builder is full.
+    /// Adds a favorite stored or changed by the bulk store, and hands the
+    /// builder over when it is full.
     mutating func add(_ object: StoredArchiveObject, in db: Database) throws {
         try add(id: object.id, texts: [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction], in: db)
     }
@@ -25,34 +29,43 @@ struct SearchRunBatch {
     mutating func add(id: Int, texts: [String], in db: Database) throws {
         ids.append(id)
         builder.add(id: id, fields: texts)
-        if builder.count >= SearchRunStore.bulkRunSize { try writeRun(in: db) }
+        if builder.count >= SearchRunStore.bulkRunSize { try handOver(in: db) }
     }
 
     /// Adds the favorite `id` with its five texts' UTF-8 bytes (copied).
     mutating func add(id: Int, utf8Texts texts: [UnsafeRawBufferPointer], in db: Database) throws {
         ids.append(id)
         builder.add(id: id, utf8Fields: texts)
-        if builder.count >= SearchRunStore.bulkRunSize { try writeRun(in: db) }
+        if builder.count >= SearchRunStore.bulkRunSize { try handOver(in: db) }
     }
 
-    /// Writes the favorites added since the last run as a run, and merges the
-    /// levels that are then full.
+    /// Writes the favorites added since the last run as a run (after the run
+    /// still being built, if any), and merges the levels that are then full.
     mutating func finish(in db: Database) throws {
-        if !wroteRun, ids.count < SearchRunStore.pendingLimit {
-            builder = SearchRunBuilder()
-            for id in ids { try SearchRunStore.addPending(id, in: db) }
+        guard let background else {
+            if ids.count < SearchRunStore.pendingLimit {
+                builder = SearchRunBuilder()
+                for id in ids { try SearchRunStore.addPending(id, in: db) }
+            } else {
+                try write(members: builder.count, builder.build(), in: db)
+            }
             ids = []
             return
         }
-        try writeRun(in: db)
+        if !builder.isEmpty { try handOver(in: db) }
+        if let built = background.finish() { try write(members: built.members, built.run, in: db) }
     }
 
-    private mutating func writeRun(in db: Database) throws {
-        guard !builder.isEmpty else { return }
-        let members = builder.count
-        if let run = try SearchRunStore.write(builder.build(), members: members, in: db) { fresh.insert(run) }
+    /// Hands the full builder over to be built, and writes the run built before.
+    private mutating func handOver(in db: Database) throws {
+        let background = self.background ?? SearchRunBackgroundBuilder(capacity: SearchRunStore.bulkRunSize)
+        self.background = background
         ids.removeAll(keepingCapacity: true)
-        wroteRun = true
+        if let built = background.exchange(&builder) { try write(members: built.members, built.run, in: db) }
+    }
+
+    private mutating func write(members: Int, _ run: SearchRun, in db: Database) throws {
+        if let number = try SearchRunStore.write(run, members: members, in: db) { fresh.insert(number) }
         try SearchRunStore.mergeCrowdedLevels(in: db, fresh: &fresh)
     }
 }

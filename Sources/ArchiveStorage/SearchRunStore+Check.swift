@@ -22,6 +22,10 @@ extension SearchRunStore {
             while try row.step() {
                 let run = try row.int64(at: 0)
                 runs.insert(run)
+                // A run outside 1...maximumRun cannot file its blocks (nor can a run after it).
+                if !(1...maximumRun).contains(run), problems.count < problemLimit {
+                    problems.append("the favorites search index numbers a run \(run), outside 1 to \(maximumRun): \(repair)")
+                }
                 do {
                     members += try SearchIDList.ids(in: try row.column([UInt8].self, at: 1))
                 } catch let error as SearchRunError where problems.count < problemLimit {
@@ -32,7 +36,7 @@ extension SearchRunStore {
             }
         }
         var orphans = 0
-        try db.withStatement("SELECT run, first_key, block FROM \(blocksTable) ORDER BY run, first_key") { row in
+        try db.withStatement("SELECT run, first_key, block FROM \(blocksTable) ORDER BY run_key") { row in
             while try row.step() {
                 let run = try row.int64(at: 0)
                 guard runs.contains(run) else {

@@ -65,15 +65,15 @@ extension SearchRunStore {
     private static func collect(_ keys: ClosedRange<SearchGramKey>, run: Int64, into lists: inout Lists, in db: Database) throws {
         let at = try db.cachedStatement(blockAtSQL)
         defer { at.reset() }
-        try at.bind(run, at: 1)
-        try at.bind(Int64(keys.lowerBound.rawValue), at: 2)
+        let lower = rowKey(run: run, key: keys.lowerBound.rawValue)
+        try at.bind(rowKeys(of: run).first, at: 1)
+        try at.bind(lower, at: 2)
         if try at.step() { try append(keys, from: at, to: &lists) }
         guard keys.lowerBound < keys.upperBound else { return }
         let within = try db.cachedStatement(blocksWithinSQL)
         defer { within.reset() }
-        try within.bind(run, at: 1)
-        try within.bind(Int64(keys.lowerBound.rawValue), at: 2)
-        try within.bind(Int64(keys.upperBound.rawValue), at: 3)
+        try within.bind(lower, at: 1)
+        try within.bind(rowKey(run: run, key: keys.upperBound.rawValue), at: 2)
         while try within.step() { try append(keys, from: within, to: &lists) }
     }
 

@@ -1,7 +1,7 @@
 import ArchiveSearch
 import SQLite
 
-/// The favorites search index's tables (migration 0004): runs of gram keys, their
+/// The favorites search index's tables (migrations 0004, 0005): runs of gram keys, their
 /// blocks, and the favorites waiting for a run. Every call works inside the
 /// caller's transaction.
 ///
@@ -37,27 +37,44 @@ enum SearchRunStore {
         return level
     }
 
+    /// The largest run number: a block is filed under its run in the high 32 bits of
+    /// a positive 64-bit row key (migration 0005), its first key in the low 32.
+    static let maximumRun = Int64(Int32.max)
+
+    /// The row key of a block of `run` whose first key is `key`.
+    static func rowKey(run: Int64, key: UInt32) -> Int64 {
+        run &<< 32 | Int64(key)
+    }
+
+    /// The smallest and the largest row key a block of `run` can have.
+    static func rowKeys(of run: Int64) -> (first: Int64, last: Int64) {
+        (rowKey(run: run, key: 0), rowKey(run: run, key: .max))
+    }
+
     // MARK: - SQL
 
-    static let nextRunSQL = "SELECT coalesce(max(run), 0) + 1 FROM \(runsTable)"
+    static let lastRunSQL = "SELECT coalesce(max(run), 0) FROM \(runsTable)"
     static let insertRunSQL = "INSERT INTO \(runsTable) (run, level, members) VALUES (?, ?, ?)"
-    static let insertBlockSQL = "INSERT INTO \(blocksTable) (run, first_key, block) VALUES (?, ?, ?)"
+    static let insertBlockSQL = "INSERT INTO \(blocksTable) (run_key, block) VALUES (?, ?)"
     static let addPendingSQL = "INSERT OR IGNORE INTO \(pendingTable) (id) VALUES (?)"
     static let removePendingSQL = "DELETE FROM \(pendingTable) WHERE id = ?"
     static let pendingCountSQL = "SELECT count(*) FROM \(pendingTable)"
     static let pendingIDsSQL = "SELECT id FROM \(pendingTable)"
     static let crowdedLevelSQL = "SELECT level FROM \(runsTable) GROUP BY level HAVING count(*) >= \(fanIn) ORDER BY level LIMIT 1"
     static let oldestRunsSQL = "SELECT run, members FROM \(runsTable) WHERE level = ? ORDER BY run LIMIT \(fanIn)"
-    static let runBlocksSQL = "SELECT first_key, block FROM \(blocksTable) WHERE run = ? ORDER BY first_key"
+    /// A run's blocks (bound to ``firstRowKey(of:)`` and ``lastRowKey(of:)``).
+    static let runBlocksSQL = "SELECT first_key, block FROM \(blocksTable) WHERE run_key BETWEEN ?1 AND ?2 ORDER BY run_key"
+    static let deleteRunBlocksSQL = "DELETE FROM \(blocksTable) WHERE run_key BETWEEN ?1 AND ?2"
     static let storedSQL = "SELECT 1 FROM archive_objects WHERE id = ?"
     static let runNumbersSQL = "SELECT run FROM \(runsTable) ORDER BY run"
-    /// The block of a run that holds a key's list if the run has the key: the last filed at or below it.
+    /// The block of a run that holds a key's list if the run has the key: the last filed at or
+    /// below it (bound to the run's first row key and the key's).
     static let blockAtSQL = """
-        SELECT first_key, block FROM \(blocksTable) WHERE run = ?1 AND first_key <= ?2 ORDER BY first_key DESC LIMIT 1
+        SELECT first_key, block FROM \(blocksTable) WHERE run_key BETWEEN ?1 AND ?2 ORDER BY run_key DESC LIMIT 1
         """
-    /// The blocks of a run filed within a range of keys, after its lower bound.
+    /// The blocks of a run filed within a range of keys, after its lower bound (bound to both bounds' row keys).
     static let blocksWithinSQL = """
-        SELECT first_key, block FROM \(blocksTable) WHERE run = ?1 AND first_key > ?2 AND first_key <= ?3 ORDER BY first_key
+        SELECT first_key, block FROM \(blocksTable) WHERE run_key > ?1 AND run_key <= ?2 ORDER BY run_key
         """
     /// Every waiting favorite's texts, by ID (a waiting ID that is gone is skipped).
     static let pendingTextsSQL = """
@@ -72,7 +89,7 @@ enum SearchRunStore {
     @discardableResult
     static func write(_ run: SearchRun, members: Int, in db: Database) throws -> Int64? {
         guard members > 0 else { return nil }
-        let number = try db.fetchOne(nextRunSQL) { try $0.int64(at: 0) } ?? 1
+        let number = try nextRun(in: db)
         let insertRun = try db.cachedStatement(insertRunSQL)
         defer { insertRun.reset() }
         try insertRun.bind(number, at: 1)
@@ -83,12 +100,18 @@ enum SearchRunStore {
         return number
     }
 
+    /// The number of the next run: one past the largest, at most ``maximumRun``.
+    private static func nextRun(in db: Database) throws -> Int64 {
+        let last = try db.fetchOne(lastRunSQL) { try $0.int64(at: 0) } ?? 0
+        guard last < maximumRun else { throw ArchiveStorageError.searchRunsExhausted(path: db.path, lastRun: last) }
+        return max(last, 0) + 1
+    }
+
     private static func insert(_ block: SearchRunBlock, run: Int64, in db: Database) throws {
         let statement = try db.cachedStatement(insertBlockSQL)
         defer { statement.reset() }
-        try statement.bind(run, at: 1)
-        try statement.bind(Int64(block.firstKey.rawValue), at: 2)
-        try statement.bind(block.bytes, at: 3)
+        try statement.bind(rowKey(run: run, key: block.firstKey.rawValue), at: 1)
+        try statement.bind(block.bytes, at: 2)
         try statement.run()
     }
 
@@ -129,10 +152,12 @@ enum SearchRunStore {
         let members = allMembers
         var number: Int64?
         if !members.isEmpty {
-            let next = try db.fetchOne(nextRunSQL) { try $0.int64(at: 0) } ?? 1
+            let next = try nextRun(in: db)
             let readers = try inputs.map { input in
                 let statement = try db.makeStatement(runBlocksSQL)
-                try statement.bind(input.run, at: 1)
+                let keys = rowKeys(of: input.run)
+                try statement.bind(keys.first, at: 1)
+                try statement.bind(keys.last, at: 2)
                 return statement
             }
             defer { for reader in readers { reader.reset() } }
@@ -150,7 +175,8 @@ enum SearchRunStore {
             number = next
         }
         for input in inputs {
-            try db.execute("DELETE FROM \(blocksTable) WHERE run = ?", input.run)
+            let keys = rowKeys(of: input.run)
+            try db.execute(deleteRunBlocksSQL, keys.first, keys.last)
             try db.execute("DELETE FROM \(runsTable) WHERE run = ?", input.run)
         }
         return number

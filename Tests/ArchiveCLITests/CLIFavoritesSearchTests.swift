@@ -118,13 +118,15 @@ struct CLIFavoritesSearchTests {
     /// The index damaged by another program: the real binary never crashes,
     /// `check` names the damage with `reindex`, and `reindex` repairs it. Blocks
     /// that do not decode (cut short, text in their place) leave searches
-    /// answering what the favorites hold (they walk); a block filed under a key
-    /// outside 32 bits is one no lookup reaches, so only `check` sees it.
+    /// answering what the favorites hold (they walk); a run renumbered (outside
+    /// the numbers a block can be filed under, or at the last one) leaves its
+    /// blocks to no run, which only `check` sees.
     @Test(arguments: [
         ("UPDATE archive_search_blocks SET block = substr(block, 1, 3)", true),
         ("UPDATE archive_search_blocks SET block = 'not a block'", true),
         ("UPDATE archive_search_runs SET members = x'ffffffffffffffffffffff'", true),
-        ("UPDATE archive_search_blocks SET first_key = 9223372036854775807 WHERE first_key = (SELECT max(first_key) FROM archive_search_blocks)", false),
+        ("UPDATE archive_search_runs SET run = 4294967296", false),
+        ("UPDATE archive_search_runs SET run = 2147483647", false),
     ])
     func aDamagedIndexIsReportedAndRepaired(damage: String, searchesAnswer: Bool) throws {
         #expect(try cli.run(["reindex"]).status == 0)  // a run to damage (six favorites would wait)
@@ -136,6 +138,18 @@ struct CLIFavoritesSearchTests {
         }
         let check = try cli.run(["check"])
         #expect(check.status == 1 && check.stdout.contains("archive reindex"), "\(check.stdout)")
+        if damage.hasSuffix("2147483647") {
+            // The last run number taken: an import that would write a run is refused whole.
+            var text = "["
+            for id in 1...100 {
+                text += (id > 1 ? "," : "") + #"{"id":\#(id + 100),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理\#(id)","shopName":"店","introduction":"紹介","storedAt":"2026-01-01T00:00:00.000Z"}"#
+            }
+            let file = cli.directory.path("more.json")
+            try (text + "]").write(toFile: file, atomically: true, encoding: .utf8)
+            let refused = try cli.run(["import", file])
+            #expect(refused.status == 1 && refused.stderr.contains("numbered its runs up to 2147483647") && refused.stderr.contains("archive reindex"), "\(refused.stderr)")
+            #expect(try ids([])?.count == Self.records.count)
+        }
         let reindex = try cli.run(["reindex"])
         #expect(reindex.status == 0, "\(reindex.stderr)")
         #expect(try cli.run(["check"]).status == 0)

@@ -100,6 +100,25 @@ struct SearchRunTests {
         }
     }
 
+    @Test("runs built on the background thread equal runs built in place, come back in the order handed over, and leave the sort buffers there")
+    func backgroundBuilds() throws {
+        var random = SeededGenerator(seed: 0xB6)
+        let batches = [2_000, 50, 700, 1, 1_300].map { Self.favorites(count: $0, random: &random) }
+        let background = SearchRunBackgroundBuilder(capacity: 100)
+        var builder = SearchRunBuilder()
+        var built: [SearchRunBackgroundBuilder.Built] = []
+        for batch in batches {
+            for favorite in batch { builder.add(id: favorite.id, fields: favorite.fields) }
+            if let run = background.exchange(&builder) { built.append(run) }
+            // Handed back empty, without the buffers: they stay with the thread.
+            #expect(builder.isEmpty && builder.pairs.capacity == 0 && builder.scratch.capacity == 0)
+        }
+        if let run = background.finish() { built.append(run) }
+        #expect(background.finish() == nil)
+        #expect(built.map(\.members) == batches.map(\.count))
+        #expect(built.map(\.run) == batches.map(Self.build))
+    }
+
     @Test("favorites given as UTF-8 bytes build the run their strings build; ill-formed bytes read as U+FFFD")
     func utf8Fields() throws {
         var random = SeededGenerator(seed: 0x07F8)

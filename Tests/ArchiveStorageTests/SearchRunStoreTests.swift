@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// How the favorites search index's runs are written, merged and read in the
-/// database (migration 0004): single stores wait, then become a run; runs of a
+/// database (migrations 0004, 0005): single stores wait, then become a run; runs of a
 /// level merge; a search intersects the rarest lookups.
 struct SearchRunStoreTests {
     static func pending(of database: ArchiveDatabase) throws -> [Int] {
@@ -118,6 +118,35 @@ struct SearchRunStoreTests {
 
     /// A keyword whose windows include one that every favorite holds (`番号 `)
     /// intersects the rare ones: a few candidates, not every favorite.
+    /// A bulk store of several runs: each full builder is built on a thread of its
+    /// own while the store goes on, and every run is written, in the order filled.
+    @Test func aLargeBulkStoreWritesEveryRunItBuiltInTheBackground() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let size = SearchRunStore.bulkRunSize
+        try database.favorites.create(contentsOf: FavoritesSearchTests.generated(count: 2 * size + 808, seed: 12))
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.members) == [size, size, 808])
+        #expect(try Self.pending(of: database).isEmpty)
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "ぷら", "soba", "12", "xyz"])
+    }
+
+    /// A bulk store refused after runs were handed to the background thread (one
+    /// still building): nothing is stored, no run is left behind, and the next
+    /// store indexes as if the first had never been.
+    @Test func aBulkStoreRefusedMidwayLeavesNoRun() throws {
+        let database = try ArchiveDatabase.inMemory()
+        var objects = FavoritesSearchTests.generated(count: 3 * SearchRunStore.bulkRunSize, seed: 13)
+        objects[2 * SearchRunStore.bulkRunSize + 10].dishName = ""
+        #expect(throws: ArchiveStorageError.self) { try database.favorites.create(contentsOf: objects) }
+        #expect(try database.favorites.count() == 0)
+        #expect(try FavoritesSearchTests.runs(of: database).isEmpty && Self.blockCount(of: database) == 0)
+        objects[2 * SearchRunStore.bulkRunSize + 10].dishName = "寿司"
+        try database.favorites.create(contentsOf: objects)
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.members).reduce(0, +) == objects.count)
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "soba"])
+    }
+
     @Test func theRarestLookupsNarrowTheCandidates() throws {
         let database = try ArchiveDatabase.inMemory()
         try database.favorites.create(contentsOf: (1...2_000).map { Fixtures.object($0, dishName: "番号 \($0)") })
@@ -136,27 +165,43 @@ struct SearchRunStoreTests {
         #expect(everything == nil)
     }
 
-    /// A database at schema version 3 (FTS5) holding favorites, opened by this
-    /// build: migrated, its favorites built into runs at once, and searched.
-    @Test(arguments: [40, 1_500])
-    func aVersion3DatabaseIsMigratedAndSearchableAtOnce(count: Int) throws {
+    /// A database at schema version 3 (FTS5) or 4 (runs whose blocks are filed by
+    /// `(run, first_key)`) holding favorites, opened by this build: migrated, its
+    /// favorites built into runs at once, and searched.
+    @Test(arguments: [3, 4], [40, 1_500])
+    func anOlderDatabaseIsMigratedAndSearchableAtOnce(version: Int, count: Int) throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("v3.sqlite3")
+        let path = directory.path("v\(version).sqlite3")
         let objects = FavoritesSearchTests.generated(count: count, seed: 31)
         do {
             let old = try Database(path: path)
             try old.register(FavoritesSearchIndex.tokenizer)
-            try Migrator(migrations: Array(try ArchiveMigrations.all().prefix(3))).migrate(old)
+            try Migrator(migrations: Array(try ArchiveMigrations.all().prefix(version))).migrate(old)
             try old.transaction {
                 for object in objects {
                     try old.execute(
                         "INSERT INTO archive_objects VALUES (?, ?, ?, ?, ?, ?, ?)", object.id, object.photoUrl, object.category,
                         object.dishName, object.shopName, object.introduction, object.storedAt.millisecondsSince1970)
                 }
-                try old.execute("INSERT INTO archive_objects_search (archive_objects_search) VALUES ('rebuild')")
+                if version == 3 {
+                    try old.execute("INSERT INTO archive_objects_search (archive_objects_search) VALUES ('rebuild')")
+                } else {
+                    // Version 4's layout, as the build that shipped it wrote a run.
+                    var builder = SearchRunBuilder()
+                    for object in objects {
+                        builder.add(id: object.id, fields: [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction])
+                    }
+                    let run = builder.build()
+                    try old.execute("INSERT INTO archive_search_runs (run, level, members) VALUES (1, 0, ?)", run.members)
+                    for block in run.blocks {
+                        try old.execute(
+                            "INSERT INTO archive_search_blocks (run, first_key, block) VALUES (1, ?, ?)",
+                            Int64(block.firstKey.rawValue), block.bytes)
+                    }
+                }
             }
         }
-        #expect(try ArchiveDatabase.migrationStatus(path: path).pending.map(\.version) == [4])
+        #expect(try ArchiveDatabase.migrationStatus(path: path).pending.map(\.version) == Array((version + 1)...5))
         let database = try ArchiveDatabase(path: path)
         #expect(try ArchiveDatabase.migrationStatus(path: path).pending.isEmpty)
         #expect(try database.queue.read { try $0.tableExists("archive_objects_search") } == false)
@@ -171,5 +216,35 @@ struct SearchRunStoreTests {
         #expect(try database.integrityReport().isOK)
         try FavoritesSearchTests.expectScanResults(
             database.favorites, keywords: ["寿司", "蕎", "ぷら", "チーズ", "soba", "STRASSE", "🍜", "ｆｕｌｌ", "/1", "12", "xyz"])
+    }
+
+    /// Run numbers at their limit: the run after ``SearchRunStore/maximumRun`` cannot
+    /// be filed, so the store that would write it is refused whole, naming
+    /// `archive reindex`, which numbers the runs from 1 again.
+    @Test func runNumbersAtTheirLimitRefuseTheStoreUntilReindex() throws {
+        let database = try ArchiveDatabase.inMemory()
+        try database.favorites.create(contentsOf: FavoritesSearchTests.generated(count: 100, seed: 8))
+        try database.queue.write { db in try db.execute("UPDATE archive_search_runs SET run = ?", SearchRunStore.maximumRun) }
+        #expect(try database.integrityReport().problems == [
+            "the favorites search index holds \(try Self.blockCount(of: database)) blocks of no run: rebuild it with `archive reindex`",
+        ])
+        let more = FavoritesSearchTests.generated(count: 300, seed: 9).map { Fixtures.object($0.id + 1_000, dishName: $0.dishName) }
+        #expect(throws: ArchiveStorageError.searchRunsExhausted(path: Database.inMemoryPath, lastRun: SearchRunStore.maximumRun)) {
+            try database.favorites.create(contentsOf: more)
+        }
+        #expect(try database.favorites.allObjects().count == 100)  // refused whole
+        try database.queue.write { db in try db.execute("UPDATE archive_search_runs SET run = ?", SearchRunStore.maximumRun + 1) }
+        #expect(try database.integrityReport().problems.contains(
+            "the favorites search index numbers a run 2147483648, outside 1 to 2147483647: rebuild it with `archive reindex`"))
+        #expect(try database.favorites.rebuildSearchIndex() == 100)
+        try database.favorites.create(contentsOf: more)
+        let numbers = try database.queue.read { db in try db.fetchAll("SELECT run FROM archive_search_runs") { try $0.int(at: 0) } }
+        #expect(!numbers.isEmpty && numbers.allSatisfy { (1...10).contains($0) }, "\(numbers)")
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "チーズ"])
+    }
+
+    static func blockCount(of database: ArchiveDatabase) throws -> Int {
+        try database.queue.read { db in try db.fetchOne("SELECT count(*) FROM archive_search_blocks") { try $0.int(at: 0) } ?? 0 }
     }
 }
