@@ -249,8 +249,19 @@ def main():
 ## Notes on the misses
 
 - **round 15: blocks filed by one integer, runs built on a second thread** (migration 0005,
-  `SearchRunBackgroundBuilder`). The tables above are still round 11's FTS5 run (see the
-  round 14 note). `strace` of the 1,000,000 import showed 1.8 million reads (7.4 GB) from the
+  `SearchRunBackgroundBuilder`). The tables above are this round's full run
+  (`Benchmarks/run.sh` on commit 734d1c1, the first full run on the engine's own index), on
+  a machine much slower that day than in round 11 (the Python import peer took 16.9 s where
+  it took 8.6 s, the C scan at 1,000,000 604 ms where it took 394): read the ratios. The
+  favorites search at 1,000,000 read 2,726 µs there (target 2 ms): a lookup gathered every
+  window's lists before ranking them, and the window `番号 ` is in every favorite (megabytes
+  of lists). Lookups now rank windows by their lists' bytes but leave a block larger than
+  16 KiB unread, counting the size SQLite keeps in its row's header (`CASE WHEN
+  length(block) <= ?`), and read it only if its window is intersected. After that change,
+  filtered (`swift package benchmark --filter 'favoritesSearch/.*'`, same fixtures, the
+  machine slower still: the C scan took 10, 103 and 1,023 ms): **61 µs, 143 µs and 1,217 µs**
+  at 10,000, 100,000 and 1,000,000, 164×, 720× and 840× faster than the scan (the full run:
+  33, 144 and 2,726 µs). `strace` of the 1,000,000 import showed 1.8 million reads (7.4 GB) from the
   write-ahead log with the index against 0.3 million (1.2 GB) without: 0004's `WITHOUT ROWID`
   blocks table keeps each block in its key's entry, and SQLite reads the whole of an entry
   that spills off its page to compare keys, so every seek read blocks. Filed under
@@ -269,9 +280,8 @@ def main():
   Neither the 10,000 row (4 µs a favorite for the index, three runs) nor the writer's
   thread at 1,000,000 was profiled again this round; 0.6× is still missed at 10,000 and
   1,000,000 in the suite.
-- **round 14: the engine's own index replaced FTS5** (migration 0004). The tables above are
-  round 11's full run, on FTS5; no full run was made since, so their import and search rows
-  are FTS5's. What was measured on the new index (dynamic release build of `archive`, this
+- **round 14: the engine's own index replaced FTS5** (migration 0004). Round 11's full run, on
+  FTS5, was the last until round 15's. What was measured on the new index (dynamic release build of `archive`, this
   machine, `Benchmarks/probes/varied_import.sh 200000 .build/release/archive 3`, hyperfine
   medians of 3, a new database each time; FTS5 read 0.37× and 0.11× in round 13's runs of the
   same probe): the benchmarks' favorites 2.39 s with the index against 1.55 s without

@@ -10,10 +10,20 @@ extension SearchRunStore {
     /// is left out: decoding it would cost more than the candidates it removes.
     static let densityFactor = 64
 
-    /// One lookup's lists, from every run: their bytes one after the other.
+    /// A block of more bytes than this holds a list of its own (``SearchRunBlock/targetSize``
+    /// bounds the blocks that hold several): a lookup leaves it unread, counting its
+    /// bytes, until the lookup is among the rarest.
+    static let unreadBlockBytes = 4 * SearchRunBlock.targetSize
+
+    /// One lookup's lists, from every run: their bytes one after the other, and the
+    /// bytes of the large blocks left unread.
     struct Lists {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
+        var unread = 0
+
+        /// The lists' bytes, with the blocks left unread.
+        var size: Int { bytes.count &+ unread }
 
         /// The IDs of every list, ascending, each once.
         func ids() throws(SearchRunError) -> [Int] {
@@ -37,22 +47,37 @@ extension SearchRunStore {
     /// (``SearchGramKey/lookups(for:)``), ascending: the intersection of the
     /// rarest lookups' lists over every run, and every favorite waiting for a
     /// run. `nil` when there are more than `limit`.
-    static func candidates(for lookups: [ClosedRange<SearchGramKey>], limit: Int, in db: Database) throws -> [Int]? {
+    ///
+    /// Lookups are ranked by their lists' bytes; a block larger than
+    /// ``unreadBlockBytes`` counts by the size SQLite keeps in its row's header, and
+    /// is read only if its lookup is intersected: a window that most favorites hold
+    /// (megabytes of lists at a million) then costs a few seeks. (`unreadOver`: for tests.)
+    static func candidates(
+        for lookups: [ClosedRange<SearchGramKey>], limit: Int, unreadOver unreadLimit: Int = unreadBlockBytes, in db: Database
+    ) throws -> [Int]? {
         let runs = try db.fetchAll(runNumbersSQL) { try $0.int64(at: 0) }
         var found: [Lists] = []
         for keys in lookups {
             var lists = Lists()
-            for run in runs { try collect(keys, run: run, into: &lists, in: db) }
+            for run in runs { try collect(keys, run: run, into: &lists, unreadOver: unreadLimit, in: db) }
             found.append(lists)
         }
+        // The intersected lookups' lists, whole.
+        func read(_ index: Int) throws -> Lists {
+            guard found[index].unread > 0 else { return found[index] }
+            var lists = Lists()
+            for run in runs { try collect(lookups[index], run: run, into: &lists, unreadOver: .max, in: db) }
+            return lists
+        }
         var ids: [Int] = []
-        let order = found.indices.sorted { found[$0].bytes.count < found[$1].bytes.count }
-        if let rarest = order.first, !found[rarest].ranges.isEmpty {
-            let bound = found[rarest].bytes.count * densityFactor
-            ids = try found[rarest].ids()
-            for index in order.dropFirst().prefix(maximumIntersected - 1) where found[index].bytes.count <= bound {
-                ids = SearchIDSet.intersection(ids, try found[index].ids())
+        let order = found.indices.sorted { found[$0].size < found[$1].size }
+        if let rarest = order.first, found[rarest].size > 0 {
+            let size = found[rarest].size
+            let bound = size > Int.max / densityFactor ? Int.max : size * densityFactor
+            ids = try read(rarest).ids()
+            for index in order.dropFirst().prefix(maximumIntersected - 1) where found[index].size <= bound {
                 if ids.isEmpty { break }
+                ids = SearchIDSet.intersection(ids, try read(index).ids())
             }
         }
         let pending = try pendingIDs(in: db)
@@ -61,20 +86,35 @@ extension SearchRunStore {
     }
 
     /// Appends the lists of `run` whose keys lie in `keys`: those of the block
-    /// filed at or below the lower bound, and of every block filed within.
-    private static func collect(_ keys: ClosedRange<SearchGramKey>, run: Int64, into lists: inout Lists, in db: Database) throws {
+    /// filed at or below the lower bound, and of every block filed within; a block
+    /// of more than `unreadOver` bytes is counted in ``Lists/unread`` instead.
+    private static func collect(
+        _ keys: ClosedRange<SearchGramKey>, run: Int64, into lists: inout Lists, unreadOver limit: Int, in db: Database
+    ) throws {
         let at = try db.cachedStatement(blockAtSQL)
         defer { at.reset() }
         let lower = rowKey(run: run, key: keys.lowerBound.rawValue)
         try at.bind(rowKeys(of: run).first, at: 1)
         try at.bind(lower, at: 2)
-        if try at.step() { try append(keys, from: at, to: &lists) }
+        try at.bind(limit, at: 3)
+        if try at.step() { try read(keys, block: at, into: &lists) }
         guard keys.lowerBound < keys.upperBound else { return }
         let within = try db.cachedStatement(blocksWithinSQL)
         defer { within.reset() }
         try within.bind(lower, at: 1)
         try within.bind(rowKey(run: run, key: keys.upperBound.rawValue), at: 2)
-        while try within.step() { try append(keys, from: within, to: &lists) }
+        try within.bind(limit, at: 3)
+        while try within.step() { try read(keys, block: within, into: &lists) }
+    }
+
+    /// Appends the lists of the block in `row`'s current row, or counts its size
+    /// when the query left it out.
+    private static func read(_ keys: ClosedRange<SearchGramKey>, block row: Statement, into lists: inout Lists) throws {
+        guard !row.isNull(at: 1) else {
+            lists.unread &+= try row.int(at: 2)
+            return
+        }
+        try append(keys, from: row, to: &lists)
     }
 
     /// Appends the lists in `keys` of the block in `row`'s current row, read in place.

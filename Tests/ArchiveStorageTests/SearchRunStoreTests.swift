@@ -163,6 +163,19 @@ struct SearchRunStoreTests {
             try SearchRunStore.candidates(for: try #require(SearchGramKey.lookups(for: SearchKeyword("番号"))), limit: 1_999, in: db)
         }
         #expect(everything == nil)
+        // Every block left unread while the lookups are ranked (the largest lists' way
+        // at a million): the intersected lookups are read whole, and the candidates
+        // are the same.
+        for keyword in ["番号 1234", "番号 12", "号 7", "番号", "1999"] {
+            let keys = try #require(SearchGramKey.lookups(for: SearchKeyword(keyword)))
+            let (read, unread) = try database.queue.read { db in
+                (try SearchRunStore.candidates(for: keys, limit: 2_000, in: db),
+                 try SearchRunStore.candidates(for: keys, limit: 2_000, unreadOver: 0, in: db))
+            }
+            let scan = try database.favorites.allObjects().filter { $0.dishName.contains(keyword) }.map(\.id)
+            #expect(Set(scan).isSubset(of: unread ?? []), "\(keyword)")
+            #expect(read == unread, "\(keyword)")
+        }
     }
 
     /// A database at schema version 3 (FTS5) or 4 (runs whose blocks are filed by
