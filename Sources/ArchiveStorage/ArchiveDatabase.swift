@@ -43,7 +43,6 @@ public struct ArchiveDatabase: Sendable {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
         var createdAt: Date?
-        var upgradesSearchIndex = false
         try self.init(queue: DatabaseQueue(
             path: path, configuration: configuration, migrator: ArchiveMigrations.migrator(),
             prepare: { database in
@@ -51,15 +50,14 @@ public struct ArchiveDatabase: Sendable {
                 // Decided before the migrations create the schema: a file without one is new
                 // (another application's database is refused by the validation that follows).
                 if try !database.tableExists("schema_migrations") { createdAt = Date() }
-                // A file from before migration 0005 (0004's blocks table, or none): its
-                // favorites will wait for runs.
-                upgradesSearchIndex = try createdAt == nil && database.fetchOne(
-                    "SELECT 1 FROM pragma_table_info('\(SearchRunStore.blocksTable)') WHERE name = 'run_key'") { _ in true } == nil
             }))
         if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
-        // The favorites stored before migration 0005 wait for their runs: built now, once
-        // (only on the open that migrated the file: no other open pays for the check).
-        if upgradesSearchIndex, !configuration.readOnly { try favorites.indexWaitingFavorites() }
+        // Migrations 0004 and 0005 put the favorites already stored in the waiting list:
+        // their runs are built now, once, by the open that applied them (no other open
+        // pays for a check; a new file has none to build).
+        if createdAt == nil, !FavoritesSearchIndex.migrationsQueueingFavorites.isDisjoint(with: queue.migratedVersions) {
+            try favorites.indexWaitingFavorites()
+        }
     }
 
     /// A private, migrated in-memory database: for tests and throwaway runs.

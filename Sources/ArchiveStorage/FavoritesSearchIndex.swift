@@ -21,6 +21,11 @@ public enum FavoritesSearchIndex {
         }
     }
 
+    /// The migrations that put every favorite already stored in the waiting list
+    /// (0004 made the index, 0005 filed its blocks anew): the open that applies one
+    /// builds their runs.
+    static let migrationsQueueingFavorites: Set<Int> = [4, 5]
+
     /// The index's tables: the runs, their blocks, the favorites waiting for a run.
     public static let tables = [SearchRunStore.runsTable, SearchRunStore.blocksTable, SearchRunStore.pendingTable]
 

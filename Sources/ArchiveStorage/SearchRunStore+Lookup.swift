@@ -21,6 +21,8 @@ extension SearchRunStore {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
         var unread = 0
+        /// The row keys of the blocks left unread.
+        var unreadBlocks: [Int64] = []
 
         /// The lists' bytes, with the blocks left unread.
         var size: Int { bytes.count &+ unread }
@@ -62,11 +64,15 @@ extension SearchRunStore {
             for run in runs { try collect(keys, run: run, into: &lists, unreadOver: unreadLimit, in: db) }
             found.append(lists)
         }
-        // The intersected lookups' lists, whole.
+        // The intersected lookups' lists, whole: the blocks left unread read now.
         func read(_ index: Int) throws -> Lists {
-            guard found[index].unread > 0 else { return found[index] }
-            var lists = Lists()
-            for run in runs { try collect(lookups[index], run: run, into: &lists, unreadOver: .max, in: db) }
+            var lists = found[index]
+            for rowKey in lists.unreadBlocks {
+                let block = try db.cachedStatement(blockSQL)
+                defer { block.reset() }
+                try block.bind(rowKey, at: 1)
+                if try block.step() { try append(lookups[index], from: block, to: &lists) }
+            }
             return lists
         }
         var ids: [Int] = []
@@ -112,6 +118,7 @@ extension SearchRunStore {
     private static func read(_ keys: ClosedRange<SearchGramKey>, block row: Statement, into lists: inout Lists) throws {
         guard !row.isNull(at: 1) else {
             lists.unread &+= try row.int(at: 2)
+            lists.unreadBlocks.append(try row.int64(at: 3))
             return
         }
         try append(keys, from: row, to: &lists)

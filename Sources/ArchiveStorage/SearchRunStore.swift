@@ -68,17 +68,19 @@ enum SearchRunStore {
     static let storedSQL = "SELECT 1 FROM archive_objects WHERE id = ?"
     static let runNumbersSQL = "SELECT run FROM \(runsTable) ORDER BY run"
     /// The block of a run that holds a key's list if the run has the key: the last filed
-    /// at or below it (bound to the run's first row key and the key's), and its size; the
+    /// at or below it (bound to the run's first row key and the key's), its size and row key; the
     /// block is `NULL` when it is larger than ?3. A blob's size is in its row's header, so
     /// a block left out is not read.
     static let blockAtSQL = """
-        SELECT first_key, CASE WHEN length(block) <= ?3 THEN block END, length(block)
+        SELECT first_key, CASE WHEN length(block) <= ?3 THEN block END, length(block), run_key
         FROM \(blocksTable) WHERE run_key BETWEEN ?1 AND ?2 ORDER BY run_key DESC LIMIT 1
         """
+    /// A block, by row key (one that ``blockAtSQL`` or ``blocksWithinSQL`` left out).
+    static let blockSQL = "SELECT first_key, block FROM \(blocksTable) WHERE run_key = ?"
     /// The blocks of a run filed within a range of keys, after its lower bound (bound to
     /// both bounds' row keys), and their sizes, as ``blockAtSQL`` gives them.
     static let blocksWithinSQL = """
-        SELECT first_key, CASE WHEN length(block) <= ?3 THEN block END, length(block)
+        SELECT first_key, CASE WHEN length(block) <= ?3 THEN block END, length(block), run_key
         FROM \(blocksTable) WHERE run_key > ?1 AND run_key <= ?2 ORDER BY run_key
         """
     /// Every waiting favorite's texts, by ID (a waiting ID that is gone is skipped).

@@ -21,6 +21,9 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
 
     /// The file path, or `:memory:`.
     public let path: String
+    /// The migration versions this open applied, in order (none when the file was
+    /// up to date, opened read-only, or migrated meanwhile by another process).
+    public let migratedVersions: [Int]
 
     /// Opens the database at `path`, validates it against `migrator`, then migrates it.
     ///
@@ -38,9 +41,7 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
             try migrator.validate(database)
         }
         try database.activateJournalMode()
-        if let migrator, !configuration.readOnly {
-            try migrator.migrate(database)
-        }
+        self.migratedVersions = try migrator.map { configuration.readOnly ? [] : try $0.migrate(database) } ?? []
         self.database = database
         self.path = path
     }

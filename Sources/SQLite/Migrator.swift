@@ -84,9 +84,12 @@ public struct Migrator: Sendable {
     ///
     /// A failing migration is rolled back whole and reported as
     /// ``MigrationError/migrationFailed(path:version:name:underlying:)``;
-    /// the migrations before it stay applied.
-    public func migrate(_ database: Database) throws {
-        if try pendingMigrations(in: database).isEmpty { return }
+    /// the migrations before it stay applied. Returns the versions this call applied
+    /// (not those another process applied meanwhile), in order.
+    @discardableResult
+    public func migrate(_ database: Database) throws -> [Int] {
+        if try pendingMigrations(in: database).isEmpty { return [] }
+        var appliedHere: [Int] = []
         for migration in migrations {
             try database.transaction(.immediate) {
                 try database.execute("""
@@ -113,7 +116,9 @@ public struct Migrator: Sendable {
                     VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                     """,
                     migration.version, migration.name, migration.checksum)
+                appliedHere.append(migration.version)
             }
         }
+        return appliedHere
     }
 }

@@ -49,14 +49,15 @@ struct MigrationTests {
     @Test func reopeningIsANoOpAndPendingMigrationsRunLater() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("m.sqlite3")
-        _ = try DatabaseQueue(path: path, migrator: Self.migrator(Self.createThings))
+        #expect(try DatabaseQueue(path: path, migrator: Self.migrator(Self.createThings)).migratedVersions == [1])
         let firstRecord = try DatabaseQueue(path: path).read { try Self.migrator(Self.createThings).appliedMigrations(in: $0) }
 
         let snapshot = FileSnapshot(path: path)
-        _ = try DatabaseQueue(path: path, migrator: Self.migrator(Self.createThings))
+        #expect(try DatabaseQueue(path: path, migrator: Self.migrator(Self.createThings)).migratedVersions == [])
         #expect(snapshot.isUnchanged)
 
         let upgraded = try DatabaseQueue(path: path, migrator: Self.migrator(Self.createThings, Self.addColor))
+        #expect(upgraded.migratedVersions == [2])
         let applied = try upgraded.read { try Self.migrator(Self.createThings, Self.addColor).appliedMigrations(in: $0) }
         #expect(applied.map(\.version) == [1, 2])
         #expect(applied.first == firstRecord.first)
