@@ -35,7 +35,11 @@ public struct SearchRunBuilder: Sendable {
     public var isEmpty: Bool { favorites.isEmpty }
 
     /// Adds the favorite `id` with the text fields `fields`.
-    public mutating func add(id: Int, fields: some Sequence<String>) {
+    ///
+    /// An array, not any sequence: a generic sequence is iterated through its
+    /// witness tables from another module, which cost the bulk store a third
+    /// of this call.
+    public mutating func add(id: Int, fields: [String]) {
         favorites.append((id, fieldEnds.count))
         for field in fields {
             var field = field
@@ -45,7 +49,7 @@ public struct SearchRunBuilder: Sendable {
     }
 
     /// Adds the favorite `id` with the text fields whose UTF-8 bytes are `fields`.
-    public mutating func add(id: Int, utf8Fields fields: some Sequence<UnsafeRawBufferPointer>) {
+    public mutating func add(id: Int, utf8Fields fields: [UnsafeRawBufferPointer]) {
         favorites.append((id, fieldEnds.count))
         for field in fields {
             text.append(contentsOf: field)
@@ -78,8 +82,9 @@ public struct SearchRunBuilder: Sendable {
         // by key with their favorites in ID order.
         let order = favorites.indices.sorted { favorites[$0].id < favorites[$1].id }
         let idsByRank = order.map { favorites[$0].id }
-        cutPairs(in: order)
-        Self.sortByKey(&pairs, scratch: &scratch)
+        var counts = [Int](repeating: 0, count: Self.digitCounts)
+        cutPairs(in: order, counting: &counts)
+        Self.sortByKey(&pairs, scratch: &scratch, counts: &counts)
         // Each key's list, as delta varints, written here: at most ten bytes an ID.
         var list = [UInt8](repeating: 0, count: SearchIDList.maximumIntegerLength * max(1, favorites.count))
 
@@ -128,8 +133,10 @@ public struct SearchRunBuilder: Sendable {
     }
 
     /// Fills ``pairs`` with the (key << 32 | rank) pair of every gram, favorites
-    /// taken in `order` (a favorite's rank is its place in `order`).
-    private mutating func cutPairs(in order: [Int]) {
+    /// taken in `order` (a favorite's rank is its place in `order`), and counts
+    /// each of the radix sort's digits in `counts` as it goes (``digitCounts``),
+    /// which spares the sort a reading pass per digit.
+    private mutating func cutPairs(in order: [Int], counting counts: inout [Int]) {
         // A key per folded scalar: as many as the texts' scalars (the bytes that
         // start one; Japanese takes three bytes a scalar, so counting them keeps the
         // pairs a third of a bound by bytes), but for the few scalars whose folding
@@ -153,9 +160,17 @@ public struct SearchRunBuilder: Sendable {
                     let room = 2 * (end - start) + 2
                     if count + room > pairs.count { Self.lengthen(&pairs, to: count + room) }
                     pairs.withUnsafeMutableBufferPointer { pairs in
-                        SearchGramKey.forEachKey(inUTF8: UnsafeRawBufferPointer(rebasing: text[start..<end])) {
-                            pairs[count] = UInt64($0.rawValue) &<< 32 | low
-                            count &+= 1
+                        counts.withUnsafeMutableBufferPointer { counts in
+                            var written = count
+                            SearchGramKey.forEachKey(inUTF8: UnsafeRawBufferPointer(rebasing: text[start..<end])) { key in
+                                let value = key.rawValue
+                                pairs[written] = UInt64(value) &<< 32 | low
+                                written &+= 1
+                                counts[Int(value & 0x7FF)] &+= 1
+                                counts[2048 &+ Int((value &>> 11) & 0x7FF)] &+= 1
+                                counts[4096 &+ Int(value &>> 22)] &+= 1
+                            }
+                            count = written
                         }
                     }
                 }
@@ -174,31 +189,47 @@ public struct SearchRunBuilder: Sendable {
         buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
     }
 
+    /// How many counts the radix sort's three digits take: 2,048 for each of the
+    /// 11-bit digits, then 1,024 for the 10-bit one.
+    static let digitCounts = 2048 + 2048 + 1024
+
     /// Sorts `pairs` by their top 32 bits, keeping the order of equal keys: a
     /// least-significant-digit radix sort in passes of 11, 11 and 10 bits.
     static func sortByKey(_ pairs: inout [UInt64], scratch: inout [UInt64]) {
+        var counts = [Int](repeating: 0, count: digitCounts)
+        for pair in pairs {
+            let key = UInt32(truncatingIfNeeded: pair &>> 32)
+            counts[Int(key & 0x7FF)] &+= 1
+            counts[2048 &+ Int((key &>> 11) & 0x7FF)] &+= 1
+            counts[4096 &+ Int(key &>> 22)] &+= 1
+        }
+        sortByKey(&pairs, scratch: &scratch, counts: &counts)
+    }
+
+    /// Sorts `pairs` as ``sortByKey(_:scratch:)`` does, given how many pairs
+    /// hold each value of each digit (``digitCounts`` counts, which it uses up):
+    /// one scattering pass a digit.
+    static func sortByKey(_ pairs: inout [UInt64], scratch: inout [UInt64], counts: inout [Int]) {
         // As long as `pairs`: the sorted pairs end up in either buffer.
         if scratch.count < pairs.count {
             lengthen(&scratch, to: pairs.count)
         } else {
             scratch.removeLast(scratch.count - pairs.count)
         }
-        var counts = [Int](repeating: 0, count: 2048)
-        for (shift, width) in [(32, 11), (43, 11), (54, 10)] as [(UInt64, UInt64)] {
+        for (shift, width, base) in [(32, 11, 0), (43, 11, 2048), (54, 10, 4096)] as [(UInt64, UInt64, Int)] {
             let mask: UInt64 = (1 << width) - 1
             pairs.withUnsafeBufferPointer { source in
                 scratch.withUnsafeMutableBufferPointer { target in
                     counts.withUnsafeMutableBufferPointer { counts in
-                        for index in 0..<(1 << width) { counts[index] = 0 }
-                        for pair in source { counts[Int((pair &>> shift) & mask)] &+= 1 }
+                        // Each digit's counts become where its pairs start.
                         var sum = 0
-                        for index in 0..<(1 << width) {
+                        for index in base..<(base + (1 << Int(width))) {
                             let count = counts[index]
                             counts[index] = sum
                             sum &+= count
                         }
                         for pair in source {
-                            let bucket = Int((pair &>> shift) & mask)
+                            let bucket = base &+ Int((pair &>> shift) & mask)
                             target[counts[bucket]] = pair
                             counts[bucket] &+= 1
                         }

@@ -53,6 +53,31 @@ struct SearchGramKeyTests {
         }
     }
 
+    /// The hand-written decoder's fast paths (ASCII, caseless three-byte scalars)
+    /// and its fallback agree with the standard library's decoder on any bytes:
+    /// the bytes that start or end a fast path's range, every lead byte cut short
+    /// or followed by a wrong byte, overlong forms and surrogates.
+    @Test("random bytes around the fast paths' edges: the keys follow the grams")
+    func randomBytesKeysFollowGrams() {
+        var random = SeededGenerator(seed: 0xB17E5)
+        // ASCII around `A`...`Z`, continuation bytes, and leads of every length,
+        // E3...E9 (the caseless range) beside E0, E2, EA and ED.
+        let bytes: [UInt8] = [0x00, 0x40, 0x41, 0x5A, 0x5B, 0x60, 0x61, 0x7A, 0x7F, 0x80, 0x81, 0xA0, 0xBF, 0xC0, 0xC3,
+                              0xE0, 0xE2, 0xE3, 0xE5, 0xE9, 0xEA, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                Bool.random(using: &random) ? bytes.randomElement(using: &random) ?? 0 : UInt8.random(in: 0x80...0xBF, using: &random)
+            }
+            #expect(Self.keys(text) == Self.keysThroughGrams(text), "seed \(random.seed), bytes \(text)")
+        }
+        // Every scalar at the caseless range's edges, and its neighbours.
+        for value: UInt32 in [0x2FFF, 0x3000, 0x3001, 0x9FFE, 0x9FFF, 0xA000, 0x0800, 0x0FFF, 0xD7FF, 0xE000, 0xFFFF] {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = Array("A\(scalar)Z\(scalar)\(scalar)".utf8)
+            #expect(Self.keys(text) == Self.keysThroughGrams(text), "U+\(String(value, radix: 16))")
+        }
+    }
+
     /// A text that contains a keyword holds a key in each of the keyword's lookups:
     /// the index never misses a match.
     @Test("every lookup of a keyword finds a key of every text that contains it")
