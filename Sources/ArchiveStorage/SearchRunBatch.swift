@@ -10,6 +10,9 @@ import SQLite
 /// A full builder is built on a thread of its own (``SearchRunBackgroundBuilder``)
 /// while the store goes on with the next favorites; its run is written when the
 /// next builder is full, or at ``finish(in:)``, in the order they were filled.
+/// That thread also merges every ``SearchRunStore/bulkMergeFanIn`` runs it
+/// builds, in memory, so the store writes one larger run where it would write
+/// those runs, read them back and merge them through SQLite.
 struct SearchRunBatch {
     private var builder = SearchRunBuilder(capacity: SearchRunStore.bulkRunSize)
     /// Made when the first builder is full: a store of one run builds it here.
@@ -53,15 +56,16 @@ struct SearchRunBatch {
             return
         }
         if !builder.isEmpty { try handOver(in: db) }
-        if let built = background.finish() { try write(members: built.members, built.run, in: db) }
+        for built in background.finish() { try write(members: built.members, built.run, in: db) }
     }
 
     /// Hands the full builder over to be built, and writes the run built before.
     private mutating func handOver(in db: Database) throws {
-        let background = self.background ?? SearchRunBackgroundBuilder(capacity: SearchRunStore.bulkRunSize)
+        let background = self.background
+            ?? SearchRunBackgroundBuilder(capacity: SearchRunStore.bulkRunSize, mergingEvery: SearchRunStore.bulkMergeFanIn)
         self.background = background
         ids.removeAll(keepingCapacity: true)
-        if let built = background.exchange(&builder) { try write(members: built.members, built.run, in: db) }
+        for built in background.exchange(&builder) { try write(members: built.members, built.run, in: db) }
     }
 
     private mutating func write(members: Int, _ run: SearchRun, in db: Database) throws {

@@ -24,6 +24,13 @@ enum SearchRunStore {
     /// 16 bytes a character of text: about 9 MB for 4,096 favorites of the
     /// benchmarks' size, which keeps an import of a million within 64 MB.
     static let bulkRunSize = 4096
+    /// How many of its runs a bulk store merges in memory, on the builder's
+    /// thread, before it writes them (``SearchRunBatch``): each favorite's
+    /// postings are then written once fewer. Four, not ``fanIn``: the runs held
+    /// and the merged run are megabytes, and `archive import` of a million
+    /// favorites peaked at 68 MB with 8, 60 MB with 4 (58 MB merging none; the
+    /// target is 64).
+    static let bulkMergeFanIn = 4
 
     /// A run's level: 0 below ``pendingLimit`` × ``fanIn`` members, one more for
     /// each further factor of ``fanIn``.

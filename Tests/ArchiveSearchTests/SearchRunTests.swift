@@ -109,14 +109,55 @@ struct SearchRunTests {
         var built: [SearchRunBackgroundBuilder.Built] = []
         for batch in batches {
             for favorite in batch { builder.add(id: favorite.id, fields: favorite.fields) }
-            if let run = background.exchange(&builder) { built.append(run) }
+            built += background.exchange(&builder)
             // Handed back empty, without the buffers: they stay with the thread.
             #expect(builder.isEmpty && builder.pairs.capacity == 0 && builder.scratch.capacity == 0)
         }
-        if let run = background.finish() { built.append(run) }
-        #expect(background.finish() == nil)
+        built += background.finish()
+        #expect(background.finish().isEmpty)
         #expect(built.map(\.members) == batches.map(\.count))
         #expect(built.map(\.run) == batches.map(Self.build))
+    }
+
+    /// With a fan-in, every `fanIn` runs come back as the one run built from all
+    /// their favorites (the merger's output equals it), at the exchange after the
+    /// last of them; the runs held at the end come back apart, in order.
+    @Test("the background thread merges every fan-in runs it builds, and hands the rest back apart", arguments: [2, 3])
+    func backgroundMerges(fanIn: Int) throws {
+        var random = SeededGenerator(seed: 0xB7 + UInt64(fanIn))
+        // IDs given twice across batches (the generator repeats some) must be listed once.
+        let batches = [300, 20, 450, 1, 260, 75, 128].map { Self.favorites(count: $0, random: &random) }
+        let background = SearchRunBackgroundBuilder(capacity: 100, mergingEvery: fanIn)
+        var builder = SearchRunBuilder()
+        var returns: [[SearchRunBackgroundBuilder.Built]] = []
+        for batch in batches {
+            for favorite in batch { builder.add(id: favorite.id, fields: favorite.fields) }
+            returns.append(background.exchange(&builder))
+        }
+        returns.append(background.finish())
+        // Merged runs come back at the exchange after their last build.
+        let merges = batches.count / fanIn
+        let expectedReturns = (0...batches.count).map { index in index > 0 && index % fanIn == 0 && index / fanIn <= merges ? 1 : 0 }
+        #expect(returns.dropLast().map(\.count) == expectedReturns.dropLast())
+        let built = returns.flatMap { $0 }
+        var expected: [[Favorite]] = (0..<merges).map { batches[($0 * fanIn)..<(($0 + 1) * fanIn)].flatMap { $0 } }
+        expected += batches[(merges * fanIn)...]
+        #expect(built.map(\.members) == expected.map(\.count))
+        #expect(built.map(\.run) == expected.map(Self.build))
+        #expect(background.finish().isEmpty)
+    }
+
+    @Test("runs that do not merge come back apart, as they were built")
+    func failedMergeHandsTheRunsBack() {
+        var random = SeededGenerator(seed: 0xB9)
+        let runs = [40, 60].map { count in
+            let favorites = Self.favorites(count: count, random: &random)
+            return SearchRunBackgroundBuilder.Built(run: Self.build(favorites), members: favorites.count)
+        }
+        var damaged = runs
+        damaged[1].run.members = [0x80]  // a varint cut short
+        #expect(SearchRunBackgroundBuilder.merged(damaged) == damaged)
+        #expect(SearchRunBackgroundBuilder.merged(runs).count == 1)
     }
 
     @Test("favorites given as UTF-8 bytes build the run their strings build; ill-formed bytes read as U+FFFD")

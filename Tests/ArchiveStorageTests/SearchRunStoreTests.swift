@@ -130,6 +130,24 @@ struct SearchRunStoreTests {
         try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "ぷら", "soba", "12", "xyz"])
     }
 
+    /// A bulk store past the in-memory fan-in: its first runs are merged in memory,
+    /// on the builder's thread, and written once, as one larger run.
+    @Test func aBulkStorePastTheFanInWritesTheMergedRun() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let size = SearchRunStore.bulkRunSize
+        let objects = FavoritesSearchTests.generated(count: SearchRunStore.bulkMergeFanIn * size + 300, seed: 14)
+        try database.favorites.create(contentsOf: objects)
+        let runs = try FavoritesSearchTests.runs(of: database)
+        #expect(runs.map(\.members) == [SearchRunStore.bulkMergeFanIn * size, 300])
+        #expect(runs.map(\.level) == [SearchRunStore.level(members: SearchRunStore.bulkMergeFanIn * size), SearchRunStore.level(members: 300)])
+        // Numbered 1 and 2: had the runs been written before they merged, the
+        // merged run would be numbered after them.
+        let numbers = try database.queue.read { db in try db.fetchAll(SearchRunStore.runNumbersSQL) { try $0.int64(at: 0) } }
+        #expect(numbers == [1, 2])
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "12"])
+    }
+
     /// A bulk store refused after runs were handed to the background thread (one
     /// still building): nothing is stored, no run is left behind, and the next
     /// store indexes as if the first had never been.
