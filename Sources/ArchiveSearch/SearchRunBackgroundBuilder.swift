@@ -18,7 +18,7 @@ import Synchronization
 /// separately at ``finish()``.
 ///
 /// ```swift
-/// let background = SearchRunBackgroundBuilder(capacity: 4096, mergingEvery: 8)
+/// let background = SearchRunBackgroundBuilder(capacity: 4096, mergingEvery: 4)
 /// for built in background.exchange(&builder) { write(built.run) }  // builder: now empty
 /// for built in background.finish() { write(built.run) }
 /// ```

@@ -59,7 +59,8 @@ struct SearchRunBatch {
         for built in background.finish() { try write(members: built.members, built.run, in: db) }
     }
 
-    /// Hands the full builder over to be built, and writes the run built before.
+    /// Hands the full builder over to be built, and writes the runs ready before
+    /// it (the run built before, a merged run, or none while runs are held).
     private mutating func handOver(in db: Database) throws {
         let background = self.background
             ?? SearchRunBackgroundBuilder(capacity: SearchRunStore.bulkRunSize, mergingEvery: SearchRunStore.bulkMergeFanIn)
