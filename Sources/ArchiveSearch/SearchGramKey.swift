@@ -67,61 +67,63 @@ public struct SearchGramKey: Hashable, Comparable, Sendable {
         var count = 0
         var index = 0
         let end = utf8.count
-        while index < end {
+        decoding: while index < end {
             let lead = utf8[index]
+            // The scalar's folded value and its length in bytes, when a fast path knows them.
+            var value: UInt32 = 0
+            var length = 0
             if lead < 0x80 {
-                let value = UInt32(lead &- 65 < 26 ? lead | 0x20 : lead)
-                if count >= 2 { body(SearchGramKey(first, second, value)) }
-                first = second
-                second = value
-                count &+= 1
-                index &+= 1
-                continue
-            }
-            if lead & 0xF0 == 0xE0, index &+ 2 < end {
+                value = UInt32(lead &- 65 < 26 ? lead | 0x20 : lead)
+                length = 1
+            } else if lead & 0xF0 == 0xE0, index &+ 2 < end {
                 let middle = utf8[index &+ 1]
                 let last = utf8[index &+ 2]
-                let value = UInt32(lead & 0x0F) << 12 | UInt32(middle & 0x3F) << 6 | UInt32(last & 0x3F)
-                if middle & 0xC0 == 0x80, last & 0xC0 == 0x80, SearchFolding.caselessRange.contains(value) {
-                    if count >= 2 { body(SearchGramKey(first, second, value)) }
-                    first = second
-                    second = value
-                    count &+= 1
-                    index &+= 3
-                    continue
+                let scalar = UInt32(lead & 0x0F) << 12 | UInt32(middle & 0x3F) << 6 | UInt32(last & 0x3F)
+                if middle & 0xC0 == 0x80, last & 0xC0 == 0x80, SearchFolding.caselessRange.contains(scalar) {
+                    value = scalar
+                    length = 3
                 }
             }
-            // Anything else: one scalar, or one ill-formed sequence, by the standard parser.
-            var iterator = UnsafeRawBufferPointer(rebasing: utf8[index...]).makeIterator()
-            var parser = Unicode.UTF8.ForwardParser()
-            let scalar: Unicode.Scalar
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                index &+= encoded.count
-                scalar = Unicode.UTF8.decode(encoded)
-            case .error(let length):
-                index &+= length
-                scalar = .replacement
-            case .emptyInput:
-                index = end
-                continue
-            }
-            switch SearchFolding.folded(scalar) {
-            case .one(let folded):
-                let value = folded.value
-                if count >= 2 { body(SearchGramKey(first, second, value)) }
-                first = second
-                second = value
-                count &+= 1
-            case .several(let scalars):
-                for folded in scalars {
-                    let value = folded.value
-                    if count >= 2 { body(SearchGramKey(first, second, value)) }
-                    first = second
-                    second = value
-                    count &+= 1
+            if length == 0 {
+                // Anything else: one scalar, or one ill-formed sequence, by the standard parser.
+                var iterator = UnsafeRawBufferPointer(rebasing: utf8[index...]).makeIterator()
+                var parser = Unicode.UTF8.ForwardParser()
+                let scalar: Unicode.Scalar
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let encoded):
+                    length = encoded.count
+                    scalar = Unicode.UTF8.decode(encoded)
+                case .error(let errorLength):
+                    length = errorLength
+                    scalar = .replacement
+                case .emptyInput:
+                    break decoding
+                }
+                switch SearchFolding.folded(scalar) {
+                case .one(let folded):
+                    value = folded.value
+                case .several(let scalars):
+                    // All but the last here; the last goes on as `value`.
+                    var rest = scalars.makeIterator()
+                    guard var previous = rest.next() else {
+                        index &+= length
+                        continue decoding
+                    }
+                    while let next = rest.next() {
+                        if count >= 2 { body(SearchGramKey(first, second, previous.value)) }
+                        first = second
+                        second = previous.value
+                        count &+= 1
+                        previous = next
+                    }
+                    value = previous.value
                 }
             }
+            index &+= length
+            if count >= 2 { body(SearchGramKey(first, second, value)) }
+            first = second
+            second = value
+            count &+= 1
         }
         if count >= 2 { body(SearchGramKey(first, second, padding)) }
         if count >= 1 { body(SearchGramKey(second, padding, padding)) }
