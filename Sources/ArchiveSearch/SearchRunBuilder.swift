@@ -143,10 +143,11 @@ public struct SearchRunBuilder: Sendable {
         // expands, which the check before each field makes room for.
         let scalars = text.withUnsafeBytes { bytes in bytes.reduce(0) { $0 &+ ($1 & 0xC0 == 0x80 ? 0 : 1) } }
         let least = scalars + 2 * fieldEnds.count
-        Self.lengthen(&pairs, to: least)
-        // The sort swaps the buffers: both get room, so the next run of this size
-        // finds room in whichever it starts from.
-        if scratch.capacity < least { scratch.reserveCapacity(least) }
+        // The last build's pairs are of no use: dropped first, a buffer that must
+        // grow copies none of them. The sort swaps the buffers: both get room, so
+        // the next run of this size finds room in whichever it starts from.
+        Self.resize(&pairs, count: least)
+        Self.reserve(&scratch, room: least)
         var count = 0
         text.withUnsafeBytes { text in
             for (rank, favorite) in order.enumerated() {
@@ -179,14 +180,36 @@ public struct SearchRunBuilder: Sendable {
         pairs.removeLast(pairs.count - count)
     }
 
-    /// Makes `buffer` at least `count` long, with zeros, growing its capacity to
-    /// exactly that when it must grow. `append` alone would double it: the sort
-    /// swaps the two buffers, so each run would find its pairs' buffer a little
-    /// short and double it, tens of megabytes kept for every later run.
+    /// Makes `buffer` at least `count` long, with zeros, keeping what it holds,
+    /// and growing its capacity to exactly that when it must grow. `append`
+    /// alone would double it: the sort swaps the two buffers, so each run would
+    /// find its pairs' buffer a little short and double it, tens of megabytes
+    /// kept for every later run.
     static func lengthen(_ buffer: inout [UInt64], to count: Int) {
         guard buffer.count < count else { return }
         if buffer.capacity < count { buffer.reserveCapacity(count) }
         buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+    }
+
+    /// Gives `buffer` room for `room` elements, its contents of no further use:
+    /// what it held is dropped before it grows, so growing copies nothing (a
+    /// run's pairs are megabytes). It grows by a sixteenth more than asked, so
+    /// that runs a little larger than the last find room.
+    static func reserve(_ buffer: inout [UInt64], room: Int) {
+        guard buffer.capacity < room else { return }
+        buffer = []
+        buffer.reserveCapacity(room + room / 16)
+    }
+
+    /// Makes `buffer` exactly `count` long, its contents of no further use
+    /// (``reserve(_:room:)``): only the length added past what it held is zeroed.
+    static func resize(_ buffer: inout [UInt64], count: Int) {
+        reserve(&buffer, room: count)
+        if buffer.count > count {
+            buffer.removeLast(buffer.count - count)
+        } else {
+            lengthen(&buffer, to: count)
+        }
     }
 
     /// How many counts the radix sort's three digits take: 2,048 for each of the
@@ -211,11 +234,7 @@ public struct SearchRunBuilder: Sendable {
     /// one scattering pass a digit.
     static func sortByKey(_ pairs: inout [UInt64], scratch: inout [UInt64], counts: inout [Int]) {
         // As long as `pairs`: the sorted pairs end up in either buffer.
-        if scratch.count < pairs.count {
-            lengthen(&scratch, to: pairs.count)
-        } else {
-            scratch.removeLast(scratch.count - pairs.count)
-        }
+        resize(&scratch, count: pairs.count)
         for (shift, width, base) in [(32, 11, 0), (43, 11, 2048), (54, 10, 4096)] as [(UInt64, UInt64, Int)] {
             let mask: UInt64 = (1 << width) - 1
             pairs.withUnsafeBufferPointer { source in

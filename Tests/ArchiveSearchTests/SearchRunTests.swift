@@ -197,6 +197,23 @@ struct SearchRunTests {
         #expect(room < 2 * keys + keys / 2, "\(room) pairs of room in both buffers for \(keys) keys")
     }
 
+    @Test("a sort buffer that must grow drops what it held (nothing copied) and takes a sixteenth more room; one that need not keeps its room")
+    func sortBuffersGrowWithoutCopying() {
+        var buffer: [UInt64] = [7, 8, 9]
+        SearchRunBuilder.resize(&buffer, count: 1_600)
+        #expect(buffer.count == 1_600 && buffer.allSatisfy { $0 == 0 }, "the pairs of the last build were copied: \(buffer.prefix(3))")
+        let room = buffer.capacity
+        #expect(room >= 1_700 && room < 1_800, "\(room) elements of room for 1,600")
+        buffer[0] = 5
+        SearchRunBuilder.resize(&buffer, count: 100)
+        SearchRunBuilder.resize(&buffer, count: room)
+        #expect(buffer.count == room && buffer.capacity == room && buffer[0] == 5 && buffer[100...].allSatisfy { $0 == 0 })
+        SearchRunBuilder.reserve(&buffer, room: room)
+        #expect(buffer.count == room && buffer[0] == 5)
+        SearchRunBuilder.reserve(&buffer, room: room + 1)
+        #expect(buffer.isEmpty && buffer.capacity > room)
+    }
+
     @Test("texts whose every scalar folds to two have twice as many keys as scalars, and all of them")
     func expandingFoldings() throws {
         // İ folds to i and a combining dot: more keys than the texts have scalars.
