@@ -180,7 +180,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     public func create(_ object: StoredArchiveObject) throws -> Bool {
         try object.validate()
         var batch: SearchRunBatch?
-        return try queue.write { db in try store(object, in: db, batch: &batch) }
+        return try queue.write { db in try store(object, in: db, insert: db.cachedStatement(Self.insertSQL), batch: &batch) }
     }
 
     @discardableResult
@@ -188,9 +188,11 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         try queue.write { db in
             var count = 0
             var batch: SearchRunBatch? = hasSearchIndex ? SearchRunBatch() : nil
+            // Looked up once, not once a favorite (the cache hashes the SQL's text).
+            let insert = try db.cachedStatement(Self.insertSQL)
             while let object = try next() {
                 try object.validate(index: count)
-                try store(object, in: db, batch: &batch)
+                try store(object, in: db, insert: insert, batch: &batch)
                 count += 1
                 if count % 10_000 == 0 { progress(count) }
             }
@@ -214,11 +216,13 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// Stores one favorite inside the caller's transaction, and keeps the search
     /// index in step: a new favorite, or a stored one whose texts change (refreshed,
     /// keeping its `storedAt`), goes into the bulk store's `batch` of runs, or,
-    /// stored alone, waits for a run. Returns whether the ID was new.
+    /// stored alone, waits for a run. `insert` is the cached statement of
+    /// ``insertSQL``. Returns whether the ID was new.
     @discardableResult
-    private func store(_ object: StoredArchiveObject, in db: Database, batch: inout SearchRunBatch?) throws -> Bool {
+    private func store(
+        _ object: StoredArchiveObject, in db: Database, insert: Statement, batch: inout SearchRunBatch?
+    ) throws -> Bool {
         // One statement for a new favorite (the common case).
-        let insert = try db.cachedStatement(Self.insertSQL)
         defer { insert.reset() }
         try Self.bind(object, to: insert)
         try insert.run()

@@ -87,9 +87,17 @@ public struct StoredArchiveObject: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether `text` has nothing but whitespace, without grapheme breaking for the common case.
+    /// Whether `text` has nothing but whitespace, without grapheme breaking or
+    /// Unicode's property tables for the common cases: a first scalar that is
+    /// printable ASCII, or in U+3040–U+9FFF (kana and CJK, led by `E3 81` to
+    /// `E9`), is no whitespace. The ideographic space, U+3000 (`E3 80 80`), is.
     private static func isBlank(_ text: String) -> Bool {
-        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        var bytes = text.utf8.makeIterator()
+        if let first = bytes.next() {
+            if first > 0x20, first < 0x7F { return false }
+            if first >= 0xE4, first <= 0xE9 { return false }
+            if first == 0xE3, let second = bytes.next(), second > 0x80 { return false }
+        }
         return text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 

@@ -93,6 +93,17 @@ struct StoredArchiveDataRepositoryTests {
         #expect(try favorites.object(id: 1)?.dishName == "前からある")
     }
 
+    @Test("a dish name of whitespace alone is refused, the ideographic space included; one starting with kana, kanji or a CJK symbol is not")
+    func blankDishNames() throws {
+        for blank in ["", " ", "\t\n", "\u{3000}", " \u{3000}\u{3000}", "\u{3000}\u{00A0}\u{2003}", "\u{2003}\u{2028}"] {
+            let error = try #require(throws: ArchiveStorageError.self) { try Fixtures.object(1, dishName: blank).validate() }
+            #expect(error == .invalidObject(index: nil, id: 1, field: "dishName", reason: "must not be empty"), "\(Array(blank.unicodeScalars))")
+        }
+        for name in ["料理", "\u{3000}料理", "ぁ", "〒", "\u{303F}", "\u{3040}", "\u{4000}", "\u{9FFF}", "\u{A000}", "a", "\u{00A0}x"] {
+            #expect(throws: Never.self, "\(Array(name.unicodeScalars))") { try Fixtures.object(1, dishName: name).validate() }
+        }
+    }
+
     // MARK: - Membership
 
     @Test func storedIDsAmongAnswersWithOneHundredThousandStored() throws {
