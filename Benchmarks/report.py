@@ -279,7 +279,19 @@ def main():
   against 7.88 and 7.94 s without the index (0.68–0.75×), peak 60 and 59 MB. Still missed:
   import at least 3× GRDB (2.0–2.4×; raw C itself is 2.5–2.8× GRDB in this run, so the
   target asks the engine to beat the same SQL from C by 8 to 20 %) and at least 0.8× raw C at
-  1,000,000 (0.78×); the process rows as in round 16.
+  1,000,000 (0.78×); the process rows as in round 16. After this run, commit 3354537 looks
+  the insert statement up once an import instead of once a favorite (the statement cache
+  hashed the SQL's text for every row) and answers a dish name's blank check from its first
+  bytes for kana and CJK; filtered, 10,000 favorites 47 ms against raw C's 48 (1.02×), and
+  1,000,000 5,813 against 4,505 ms (0.77×: at that size the gap is the index's merges and
+  writes, 150 MB more file). The cold rows, profiled (`perf record` of 100 runs of the
+  static build's `archive search`): about 45 % of the process's samples in the kernel (`execve`,
+  mapping and faulting in a 150 MB binary), 13 % in the dynamic loader (lazy binding against
+  libsqlite3, libc, libstdc++), 14 % in `swift_conformsToProtocol` scanning every conformance
+  record of the binary, almost all for ArgumentParser's parse (its `Mirror` of each command's
+  properties, and its casts); the search itself is a few per cent. What would close them is a
+  smaller binary without reflection at start (a hand-written parser for the hot commands, or
+  the server-free commands in a binary without NIO and Hummingbird), not tried.
 - **round 16: the run builder faster, the first merges in memory.** The tables above are this
   round's full run (`Benchmarks/run.sh` on commit d00a78f, 20 minutes; the machine in
   between round 11's and round 15's speed: the Python import peer took 11.7 s). The favorites

@@ -58,7 +58,7 @@ private func configuration(_ metrics: [BenchmarkMetric], iterations: Int, second
 let benchmarks: @Sendable () -> Void = {
     for count in Fixtures.sizes {
         for (name, open) in peers {
-            // 1. Import: N favorites in one transaction, into a new file.
+            // 1. Import: N favorites in one transaction, into a new file, measured to the file closed.
             Benchmark("import/\(name)/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
                 let workload = data(count)
                 let path = try Fixtures.freshPath(name, count)
@@ -115,7 +115,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        // 6. The favorites search index's price at import: the engine without it.
+        // 6. The favorites search index's price at import: the engine without it (to the file closed too).
         Benchmark("import/engineNoIndex/\(count)", configuration: configuration([.wallClock], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
             let workload = data(count)
             let path = try Fixtures.freshPath("engineNoIndex", count)
