@@ -44,9 +44,12 @@ struct SearchRunBatch {
 
     /// Writes the favorites added since the last run as a run (after the run
     /// still being built, if any), and merges the levels that are then full.
-    mutating func finish(in db: Database) throws {
+    /// Fewer than ``SearchRunStore/pendingLimit`` favorites in all wait for a
+    /// run instead, unless `waiting` is false (the favorites that were waiting
+    /// are being indexed).
+    mutating func finish(in db: Database, waiting: Bool = true) throws {
         guard let background else {
-            if ids.count < SearchRunStore.pendingLimit {
+            if waiting, ids.count < SearchRunStore.pendingLimit {
                 builder = SearchRunBuilder()
                 for id in ids { try SearchRunStore.addPending(id, in: db) }
             } else {

@@ -234,30 +234,38 @@ enum SearchRunStore {
         try db.fetchAll(pendingIDsSQL) { try $0.int(at: 0) }
     }
 
-    /// Builds runs of the waiting favorites (``bulkRunSize`` at most each), from
-    /// their stored texts, empties the waiting list and merges; returns how many
-    /// favorites were indexed.
+    /// Builds runs of the waiting favorites from their stored texts, as a bulk
+    /// store builds its runs (``SearchRunBatch``: a run per ``bulkRunSize``
+    /// favorites, built on a thread of its own while the next are read, every
+    /// ``bulkMergeFanIn`` merged in memory), empties the waiting list and merges;
+    /// returns how many favorites were indexed.
     @discardableResult
     static func indexPending(in db: Database) throws -> Int {
-        var builder = SearchRunBuilder()
-        var fresh = Set<Int64>()
+        // The bulk store's batch: runs built on its thread while this one reads
+        // the next favorites, merged in memory, written and merged as they come.
+        var batch = SearchRunBatch()
         var indexed = 0
         let statement = try db.makeStatement(pendingTextsSQL)
         defer { statement.reset() }
         while try statement.step() {
             let id = try statement.int(at: 0)
-            builder.add(id: id, fields: (1...5).map { column in
-                statement.withConvertedText(at: Int32(column)) { String(decoding: $0, as: UTF8.self) }
-            })
-            indexed += 1
-            if builder.count >= bulkRunSize {
-                if let run = try write(builder.build(), members: bulkRunSize, in: db) { fresh.insert(run) }
+            // Each column's bytes stay valid until the next step: the batch copies them.
+            try statement.withConvertedText(at: 1) { photoUrl in
+                try statement.withConvertedText(at: 2) { category in
+                    try statement.withConvertedText(at: 3) { dishName in
+                        try statement.withConvertedText(at: 4) { shopName in
+                            try statement.withConvertedText(at: 5) { introduction in
+                                let texts = [photoUrl, category, dishName, shopName, introduction].map(UnsafeRawBufferPointer.init)
+                                try batch.add(id: id, utf8Texts: texts, in: db)
+                            }
+                        }
+                    }
+                }
             }
+            indexed += 1
         }
-        let last = builder.count
-        if let run = try write(builder.build(), members: last, in: db) { fresh.insert(run) }
+        try batch.finish(in: db, waiting: false)
         try db.execute("DELETE FROM \(pendingTable)")
-        try mergeCrowdedLevels(in: db, fresh: &fresh)
         return indexed
     }
 

@@ -148,6 +148,39 @@ struct SearchRunStoreTests {
         try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "12"])
     }
 
+    /// A rebuild (`archive reindex`, the open after an upgrade) builds its runs as
+    /// a bulk store does: on the builder's thread, merged in memory. A text another
+    /// program stored as a number is indexed as its text.
+    @Test func aRebuildBuildsItsRunsAsABulkStoreDoes() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let size = SearchRunStore.bulkRunSize
+        let objects = FavoritesSearchTests.generated(count: SearchRunStore.bulkMergeFanIn * size + 300, seed: 15)
+        try database.favorites.create(contentsOf: objects)
+        try database.queue.write { db in try db.execute("UPDATE archive_objects SET shop_name = 987654 WHERE id = ?", objects[5].id) }
+        #expect(try database.favorites.rebuildSearchIndex() == objects.count)
+        let runs = try FavoritesSearchTests.runs(of: database)
+        #expect(runs.map(\.members) == [SearchRunStore.bulkMergeFanIn * size, 300])
+        let numbers = try database.queue.read { db in try db.fetchAll(SearchRunStore.runNumbersSQL) { try $0.int64(at: 0) } }
+        #expect(numbers == [1, 2])
+        #expect(try database.queue.read { db in try SearchRunStore.pendingCount(in: db) } == 0)
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "12", "987654"])
+    }
+
+    /// Fewer favorites than wait for a run alone still become a run when the
+    /// waiting ones are indexed: none is left waiting, none is lost.
+    @Test func aRebuildOfAFewFavoritesWritesTheirRun() throws {
+        let database = try ArchiveDatabase.inMemory()
+        let objects = FavoritesSearchTests.generated(count: 10, seed: 16)
+        try database.favorites.create(contentsOf: objects)
+        #expect(try FavoritesSearchTests.runs(of: database).isEmpty)
+        #expect(try database.favorites.rebuildSearchIndex() == 10)
+        #expect(try FavoritesSearchTests.runs(of: database).map(\.members) == [10])
+        #expect(try database.queue.read { db in try SearchRunStore.pendingCount(in: db) } == 0)
+        #expect(try database.integrityReport().isOK)
+        try FavoritesSearchTests.expectScanResults(database.favorites, keywords: ["寿司", "蕎", "1"])
+    }
+
     /// A bulk store refused after runs were handed to the background thread (one
     /// still building): nothing is stored, no run is left behind, and the next
     /// store indexes as if the first had never been.
