@@ -249,19 +249,8 @@ enum SearchRunStore {
         defer { statement.reset() }
         while try statement.step() {
             let id = try statement.int(at: 0)
-            // Each column's bytes stay valid until the next step: the batch copies them.
-            try statement.withConvertedText(at: 1) { photoUrl in
-                try statement.withConvertedText(at: 2) { category in
-                    try statement.withConvertedText(at: 3) { dishName in
-                        try statement.withConvertedText(at: 4) { shopName in
-                            try statement.withConvertedText(at: 5) { introduction in
-                                let texts = [photoUrl, category, dishName, shopName, introduction].map(UnsafeRawBufferPointer.init)
-                                try batch.add(id: id, utf8Texts: texts, in: db)
-                            }
-                        }
-                    }
-                }
-            }
+            // Valid until the next step: the batch copies them.
+            try statement.withConvertedTexts(at: [1, 2, 3, 4, 5]) { texts in try batch.add(id: id, utf8Texts: texts, in: db) }
             indexed += 1
         }
         try batch.finish(in: db, waiting: false)

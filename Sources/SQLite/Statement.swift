@@ -140,6 +140,21 @@ public final class Statement {
         return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
+    /// Calls `body` with the columns `indices` of the current row as text bytes,
+    /// each as ``withConvertedText(at:_:)`` reads it, valid only during the call:
+    /// for reading a row's several texts at once. Each column is read once, and
+    /// SQLite keeps a column's bytes until the row changes or that same column is
+    /// converted again, so no read moves another's bytes.
+    public func withConvertedTexts<Result>(
+        at indices: [Int32], _ body: ([UnsafeRawBufferPointer]) throws -> Result
+    ) rethrows -> Result {
+        try body(indices.map { index in
+            // The pointer first, then its length (SQLite's documented order).
+            guard let bytes = sqlite3_column_text(handle, index) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index)))
+        })
+    }
+
     /// Calls `body` with the column `index` of the current row as BLOB bytes (a
     /// TEXT value's bytes, NULL no bytes), valid only during the call: for reading
     /// blobs in hot loops without copying them.

@@ -48,6 +48,15 @@ struct ValueConversionTests {
         #expect(throws: SQLiteError.self) { _ = try database.fetchOne("SELECT v FROM t") { try $0.column([UInt8].self, at: 0) } }
     }
 
+    @Test("a row's texts read at once are each column's converted text: numbers as decimals, NULL no bytes, a column asked twice alike")
+    func severalConvertedTextsAtOnce() throws {
+        let row = try database.fetchOne("SELECT 'チーズ', 987654, NULL, '', x'61ff', -1.5, 'チーズ'") { row in
+            row.withConvertedTexts(at: [0, 1, 2, 3, 4, 5, 0]) { texts in texts.map { Array($0) } }
+        }
+        let expected: [[UInt8]] = [Array("チーズ".utf8), Array("987654".utf8), [], [], [0x61, 0xFF], Array("-1.5".utf8), Array("チーズ".utf8)]
+        #expect(row == expected)
+    }
+
     @Test func readingAnotherStorageClassIsAMismatchNamingTheColumn() throws {
         try database.execute("INSERT INTO t (v) VALUES ('12')")
         let error = try #require(throws: SQLiteError.self) {
