@@ -42,14 +42,28 @@ public struct ArchiveSession: Sendable {
         actionLogFailure: @escaping @Sendable (String) -> Void = ArchiveSession.warnOnStandardError
     ) throws {
         self.location = location
-        self.actionLog = try location.actionLogPath.map { path throws(ActionLogError) in
-            try ActionLogFile(path: path, databasePath: location.databasePath, onFailure: actionLogFailure)
-        }
+        self.actionLog = try Self.openActionLog(of: location, onFailure: actionLogFailure)
         switch catalog {
         case .needed: self.api = try Self.catalog(at: location)
         case .unused: self.api = BundledArchiveRepository()
         }
         let path = location.databasePath
+        try Self.prepareDatabasePath(path, for: access)
+        self.database = try ArchiveDatabase(path: path)
+    }
+
+    /// Opens the action log `location` names, if any (an error when it cannot be written).
+    public static func openActionLog(
+        of location: ArchiveLocation, onFailure: @escaping @Sendable (String) -> Void = ArchiveSession.warnOnStandardError
+    ) throws -> ActionLogFile? {
+        try location.actionLogPath.map { path throws(ActionLogError) in
+            try ActionLogFile(path: path, databasePath: location.databasePath, onFailure: onFailure)
+        }
+    }
+
+    /// Checks that `path` can hold a database and, as `access` says, that it exists
+    /// (`.existingOnly`) or that its directory does, creating it (`.createIfMissing`).
+    public static func prepareDatabasePath(_ path: String, for access: DatabaseAccess) throws {
         // What the path names (a directory, a FIFO, `dir/`…) is refused before whether it exists is asked.
         try ArchiveDatabase.checkDatabasePath(path)
         switch access {
@@ -65,7 +79,6 @@ public struct ArchiveSession: Sendable {
                 }
             }
         }
-        self.database = try ArchiveDatabase(path: path)
     }
 
     /// Writes `warning: MESSAGE` on stderr, control characters made visible.

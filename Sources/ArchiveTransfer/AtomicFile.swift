@@ -49,7 +49,8 @@ public struct AtomicFile: Sendable {
         }
     }
 
-    private static func syncDirectory(_ path: String) {
+    /// Syncs the directory at `path` (a rename or link in it becomes durable); best effort.
+    static func syncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

@@ -6,6 +6,10 @@ public enum FavoritesImportError: Error, Sendable, Hashable, CustomStringConvert
     case syntax(line: Int, message: String)
     /// Record `index` (0-based) has a bad `field`.
     case invalidRecord(index: Int, field: String, reason: String)
+    /// The new database at `path` could not be created.
+    case cannotCreate(path: String, reason: String)
+    /// Another process created a database at `path` while the import built a new one there.
+    case databaseAppeared(path: String)
 
     /// A message a person can act on.
     public var description: String {
@@ -16,6 +20,11 @@ public enum FavoritesImportError: Error, Sendable, Hashable, CustomStringConvert
             return "line \(line): \(message); nothing was imported (the file must be a JSON array of favorites, as written by `archive export`)"
         case .invalidRecord(let index, let field, let reason):
             return "record \(index): field '\(field)' \(reason); nothing was imported"
+        case .cannotCreate(let path, let reason):
+            return "cannot create the database \(path): \(reason); nothing was imported"
+        case .databaseAppeared(let path):
+            return "another process created the database \(path) during the import, which built a new one there; "
+                + "nothing was imported and that database is unchanged: run the import again to import into it"
         }
     }
 }

@@ -6,11 +6,13 @@ import Glibc
 
 /// Imports a file of the export format (see ``FavoritesJSONReader``) all or nothing.
 ///
-/// Two passes over the file, at the same time on two threads: one validates
-/// every record (the error names the first bad one's index and field) and
-/// counts repeated IDs; the other stores them all in one transaction, which
-/// commits only once the first pass has found every record good. Both stream
-/// the file, so memory stays bounded whatever its size.
+/// One pass stores the records in one transaction as it reads and checks them;
+/// the first bad record (the error names its index and field) rolls everything
+/// back. Repeated IDs are counted on the way (``DuplicateIDCounter``): exactly for
+/// IDs below a bound that grows with the file (an archive numbered from 1 has no
+/// other), and, when a larger ID may repeat, by a second reading of the file that
+/// counts only those before the commit. The file is streamed, so memory stays
+/// bounded whatever its size.
 ///
 /// Input that cannot be read twice (standard input as `-`, a pipe, `<(…)`, a
 /// character device) is first copied once into a temporary file in
@@ -23,7 +25,8 @@ public struct FavoritesImporter: Sendable {
         public enum Phase: String, Sendable, Hashable {
             /// Copying input that cannot be read twice.
             case reading
-            /// Reading and checking every record.
+            /// Reading and checking every record (``FavoritesImporter/validate(progress:)``),
+            /// or counting the IDs that may repeat, once every record is stored.
             case validating
             /// Storing them.
             case importing
@@ -65,61 +68,42 @@ public struct FavoritesImporter: Sendable {
     @discardableResult
     public func validate(progress: (Progress) -> Void = { _ in }) throws -> Int {
         try withSource(progress: progress) { source in
-            var duplicates = DuplicateIDCounter(expectedRecords: 0)
-            return try validate(source, duplicates: &duplicates, progress: progress)
+            try withReader(source) { reader in
+                while try reader.next() != nil {
+                    if reader.count % 10_000 == 0 {
+                        progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
+                    }
+                }
+                progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
+                return reader.count
+            }
         }
     }
 
-    /// Stores every record of the file into `favorites` in one transaction, which
-    /// commits only once every record has been found good. On any error nothing
-    /// was stored.
-    ///
-    /// The checking pass runs on a thread of its own (``BackgroundValidation``)
-    /// while this thread stores: it finds a bad record long before the storing
-    /// pass reaches it (it stores nothing) and stops the import there; the storing
-    /// pass waits for it at the end of the file. `progress` is called on this
-    /// thread, with the storing pass's progress.
+    /// Stores every record of the file into `favorites` in one transaction: all or
+    /// nothing. Each record is checked as it is read; the first bad one, or any other
+    /// error, rolls the transaction back. `progress` is called on this thread.
     @discardableResult
     public func run(into favorites: any StoredArchiveDataRepository, progress: (Progress) -> Void = { _ in }) throws -> Summary {
-        try run(into: favorites, progress: progress, whenCheckingPassEnds: {})
-    }
-
-    /// ``run(into:progress:)``, calling `whenCheckingPassEnds` on the checking pass's
-    /// thread once that pass has ended and its outcome is recorded, however it ended
-    /// (tests order the two passes with it).
-    func run(
-        into favorites: any StoredArchiveDataRepository, progress: (Progress) -> Void,
-        whenCheckingPassEnds: @escaping @Sendable () -> Void
-    ) throws -> Summary {
         try withSource(progress: progress) { source in
-            let validation = BackgroundValidation({ isCancelled in
-                // A record with every field empty takes about 110 bytes ({"id":1,"photoUrl":"", … ,
-                // "storedAt":"…Z"}): a file holds at most about size / 110 of them.
-                var duplicates = DuplicateIDCounter(expectedRecords: source.size / Self.smallestRecordBytes)
-                try self.check(source, duplicates: &duplicates, isCancelled: isCancelled)
-                return duplicates
-            }, whenEnded: whenCheckingPassEnds)
-            let records: Int
-            do {
-                records = try withReader(source) { reader in
-                    try favorites.create(from: {
-                        try validation.next {
-                            if let object = try reader.next() { return object }
-                            // The end of the file: the commit now waits for the checking pass.
-                            progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
-                            return nil
-                        }
-                    }) { count in
-                        progress(Progress(phase: .importing, records: count, bytesRead: reader.bytesRead, totalBytes: source.size))
+            // A record with every field empty takes about 110 bytes ({"id":1,"photoUrl":"", … ,
+            // "storedAt":"…Z"}): a file holds at most about size / 110 of them.
+            var duplicates = DuplicateIDCounter(expectedRecords: source.size / Self.smallestRecordBytes)
+            let records = try withReader(source) { reader in
+                try favorites.create(from: {
+                    if let object = try reader.next() {
+                        duplicates.note(object.id)
+                        return object
                     }
+                    // The end of the file, before the commit: a large ID may repeat.
+                    if duplicates.hasCandidates {
+                        try countCandidates(source, duplicates: &duplicates, progress: progress)
+                    }
+                    return nil
+                }) { count in
+                    progress(Progress(phase: .importing, records: count, bytesRead: reader.bytesRead, totalBytes: source.size))
                 }
-            } catch {
-                // The checking pass's error names the file's first bad record, which this
-                // pass may have met too; any other error (the disk) is this pass's own.
-                validation.cancel()
-                throw validation.failure ?? error
             }
-            let duplicates = try validation.counter()
             return Summary(records: records, imported: records - duplicates.repeats)
         }
     }
@@ -127,38 +111,15 @@ public struct FavoritesImporter: Sendable {
     /// About the fewest bytes a record takes in an import file (every text empty).
     static let smallestRecordBytes = 110
 
-    // MARK: - Passes
-
-    /// Validates every record and notes its ID. Throws ``BackgroundValidation/Cancelled``
-    /// once `isCancelled` says so.
-    @discardableResult
-    private func validate(
-        _ source: Source, duplicates: inout DuplicateIDCounter, isCancelled: () -> Bool = { false }, progress: (Progress) -> Void
-    ) throws -> Int {
-        try withReader(source) { reader in
-            while let object = try reader.next() {
-                duplicates.note(object.id)
-                if reader.count % 1_000 == 0 {
-                    if isCancelled() { throw BackgroundValidation.Cancelled() }
-                    if reader.count % 10_000 == 0 {
-                        progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
-                    }
-                }
-            }
-            progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
-            return reader.count
-        }
-    }
-
-    /// The checking pass of ``run(into:progress:)``: ``validate(_:duplicates:isCancelled:progress:)``,
-    /// then, when some IDs may repeat, a second reading of the file that counts them.
-    private func check(_ source: Source, duplicates: inout DuplicateIDCounter, isCancelled: () -> Bool) throws {
-        try validate(source, duplicates: &duplicates, isCancelled: isCancelled) { _ in }
-        guard duplicates.hasCandidates else { return }
+    /// The second reading of the file, when the first noted large IDs that may
+    /// repeat: counts how often each of them occurs.
+    private func countCandidates(_ source: Source, duplicates: inout DuplicateIDCounter, progress: (Progress) -> Void) throws {
         try withReader(source) { reader in
             while let object = try reader.next() {
                 duplicates.count(object.id)
-                if reader.count % 1_000 == 0, isCancelled() { throw BackgroundValidation.Cancelled() }
+                if reader.count % 10_000 == 0 {
+                    progress(Progress(phase: .validating, records: reader.count, bytesRead: reader.bytesRead, totalBytes: source.size))
+                }
             }
         }
     }

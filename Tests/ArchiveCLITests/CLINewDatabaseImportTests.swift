@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `archive import` into a database that does not exist yet: built beside its path
+/// with the rollback journal, switched to WAL and linked into place whole.
+@Suite(.serialized)
+struct CLINewDatabaseImportTests {
+    let cli: CLI
+
+    init() throws {
+        cli = try CLI()
+    }
+
+    func importFile(ids: ClosedRange<Int>, badIndex: Int? = nil) throws -> String {
+        let records = ids.enumerated().map { index, id in
+            let storedAt = index == badIndex ? "\"yesterday\"" : "\"2026-01-01T00:00:00.000Z\""
+            return #"{"id":\#(id),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理 \#(id)","shopName":"店","introduction":"紹介","storedAt":\#(storedAt)}"#
+        }
+        let path = cli.directory.path("in-\(UUID().uuidString).json")
+        try ("[\n" + records.joined(separator: ",\n") + "\n]\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The entries of `directory`.
+    func entries(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    }
+
+    /// Byte 18 of an SQLite file's header: 2 for WAL, 1 for the rollback journal.
+    func writeVersion(_ path: String) throws -> UInt8? {
+        try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(18).first
+    }
+
+    @Test func aNewDatabaseIsBuiltBesideItsPathAndPutInPlaceInWALMode() throws {
+        let file = try importFile(ids: 1...3_000)
+        let database = cli.directory.path("new/sub/favorites.sqlite3")  // its directory is created too
+        let result = try cli.run(["import", file, "--database", database], useDatabase: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("imported 3000 favorites from 3000 records"))
+        #expect(try entries(cli.directory.path("new/sub")) == ["favorites.sqlite3"], "a journal or the temporary file was left")
+        #expect(try writeVersion(database) == 2)
+        let listed = try cli.run(["favorites", "--json", "--database", database], useDatabase: false)
+        #expect((try listed.json() as? [String: Any])?["total"] as? Int == 3_000)
+        let check = try cli.run(["check", "--database", database], useDatabase: false)
+        #expect(check.status == 0 && check.stdout.hasPrefix("ok"), "\(check.stdout)\(check.stderr)")
+        // A second import goes into the database now in place (an ID repeated, one new).
+        let again = try cli.run(["import", try importFile(ids: 3_000...3_001), "--database", database], useDatabase: false)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect((try cli.run(["favorites", "--json", "--database", database], useDatabase: false).json() as? [String: Any])?["total"] as? Int == 3_001)
+    }
+
+    @Test func aBadRecordLeavesNoDatabaseAndNoTemporaryFile() throws {
+        let file = try importFile(ids: 1...2_000, badIndex: 1_999)
+        let directory = cli.directory.path("empty")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let result = try cli.run(["import", file, "--database", directory + "/favorites.sqlite3"], useDatabase: false)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("record 1999: field 'storedAt'"), "\(result.stderr)")
+        let left = try entries(directory)
+        #expect(left.isEmpty, "left \(left)")
+    }
+
+    @Test func aDanglingLinkIsFollowedAsEveryCommandFollowsIt() throws {
+        let link = cli.directory.path("link.sqlite3")
+        let target = cli.directory.path("target.sqlite3")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let result = try cli.run(["import", try importFile(ids: 1...5), "--database", link], useDatabase: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try writeVersion(target) == 2)
+        #expect(!(try entries(cli.directory.url.path)).contains { $0.contains(".new-") })
+    }
+
+    @Test func anInMemoryDatabaseCreatesNoFile() throws {
+        let before = try entries(cli.directory.url.path)
+        let result = try cli.run(["import", try importFile(ids: 1...5), "--database", ":memory:"], useDatabase: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try entries(cli.directory.url.path).count == before.count + 1)  // the import file only
+        // Nor in the working directory the child shares with this process.
+        let created = FileManager.default.fileExists(atPath: ":memory:")
+        if created { try FileManager.default.removeItem(atPath: ":memory:") }
+        #expect(!created, "a file named :memory: was created")
+    }
+
+    /// SIGKILL while the new database is being built: no database appears (its temporary
+    /// file stays, as nothing can remove it then), and the next import removes that file.
+    @Test func aKilledBuildLeavesNoDatabaseAndTheNextImportRemovesItsFile() throws {
+        let file = try importFile(ids: 1...300_000)
+        let directory = cli.directory.path("killed")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let database = directory + "/favorites.sqlite3"
+        let child = try ChildProcess(CLI.executable.path, ["import", file, "--database", database], environment: cli.environment())
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try entries(directory).isEmpty, ContinuousClock.now < deadline { usleep(2_000) }
+        #expect(child.kill().status == 128 + SIGKILL)
+        let abandoned = try entries(directory)
+        #expect(!abandoned.isEmpty && abandoned.allSatisfy { $0.hasPrefix(".favorites.sqlite3.new-") }, "\(abandoned)")
+        let again = try cli.run(["import", try importFile(ids: 1...10), "--database", database], useDatabase: false)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try entries(directory) == ["favorites.sqlite3"])
+    }
+
+    /// Ctrl-C while the new database is being built: the temporary file and its journal
+    /// are removed, and no database appears.
+    @Test func anInterruptedBuildLeavesNothing() throws {
+        let file = try importFile(ids: 1...300_000)
+        let directory = cli.directory.path("interrupted")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let child = try ChildProcess(CLI.executable.path, ["import", file, "--database", directory + "/favorites.sqlite3"], environment: cli.environment())
+        // Waits (at most a minute) for the build to have begun: its temporary file exists.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try entries(directory).isEmpty, ContinuousClock.now < deadline { usleep(2_000) }
+        #expect(!(try entries(directory)).isEmpty, "the build never began")
+        child.signal(SIGINT)
+        let result = child.wait()
+        #expect(result.status == 128 + SIGINT, "\(result.stderr)")
+        let left = try entries(directory)
+        #expect(left.isEmpty, "left \(left)")
+    }
+}
