@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TestSupport
 import Testing
@@ -83,35 +84,53 @@ struct CLINewDatabaseImportTests {
         #expect(!created, "a file named :memory: was created")
     }
 
-    /// SIGKILL while the new database is being built: no database appears (its temporary
-    /// file stays, as nothing can remove it then), and the next import removes that file.
-    @Test func aKilledBuildLeavesNoDatabaseAndTheNextImportRemovesItsFile() throws {
-        let file = try importFile(ids: 1...300_000)
-        let directory = cli.directory.path("killed")
+    /// Starts `archive import FIFO` into a new database in `directory` and returns once the
+    /// build has begun: the import opens its input (a FIFO) only after creating the temporary
+    /// file, and opening the FIFO's other end waits for that. The first records are written,
+    /// the FIFO is left open. A child that never opens it is killed after a minute, and the
+    /// FIFO opened for it, so the wait ends.
+    func startBuild(in directory: String) throws -> (ChildProcess, Int32) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let database = directory + "/favorites.sqlite3"
-        let child = try ChildProcess(CLI.executable.path, ["import", file, "--database", database], environment: cli.environment())
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try entries(directory).isEmpty, ContinuousClock.now < deadline { usleep(2_000) }
-        #expect(child.kill().status == 128 + SIGKILL)
-        let abandoned = try entries(directory)
-        #expect(!abandoned.isEmpty && abandoned.allSatisfy { $0.hasPrefix(".favorites.sqlite3.new-") }, "\(abandoned)")
-        let again = try cli.run(["import", try importFile(ids: 1...10), "--database", database], useDatabase: false)
-        #expect(again.status == 0, "\(again.stderr)")
-        #expect(try entries(directory) == ["favorites.sqlite3"])
+        let fifo = cli.directory.path("in-\(UUID().uuidString).fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let child = try ChildProcess(CLI.executable.path, ["import", fifo, "--database", directory + "/favorites.sqlite3"], environment: cli.environment())
+        let pid = child.pid
+        let watchdog = DispatchWorkItem {
+            kill(pid, SIGKILL)
+            _ = open(fifo, O_RDONLY | O_NONBLOCK)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        watchdog.cancel()
+        let first = "[" + (1...100).map { #"{"id":\#($0),"photoUrl":"p","category":"c","dishName":"d","shopName":"s","introduction":"i"}"# }.joined(separator: ",") + ","
+        _ = first.withCString { write(writer, $0, strlen($0)) }
+        return (child, writer)
     }
 
-    /// Ctrl-C while the new database is being built: the temporary file and its journal
-    /// are removed, and no database appears.
+    /// SIGKILL while the new database is being built: no database appears (its temporary
+    /// file stays, as nothing can remove it then, and so does the spool of its piped input),
+    /// and the next import removes the temporary file.
+    @Test func aKilledBuildLeavesNoDatabaseAndTheNextImportRemovesItsFile() throws {
+        let directory = cli.directory.path("killed")
+        let (child, writer) = try startBuild(in: directory)
+        defer { close(writer) }
+        #expect(child.kill().status == 128 + SIGKILL)
+        let abandoned = try entries(directory)
+        #expect(abandoned.contains { $0.hasPrefix(".favorites.sqlite3.new-") }, "\(abandoned)")
+        #expect(!abandoned.contains("favorites.sqlite3"))
+        let spools = abandoned.filter { $0.hasPrefix(".import-spool-") }
+        let again = try cli.run(["import", try importFile(ids: 1...10), "--database", directory + "/favorites.sqlite3"], useDatabase: false)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try entries(directory) == (["favorites.sqlite3"] + spools).sorted())
+    }
+
+    /// Ctrl-C while the new database is being built: the temporary file, its journal and
+    /// the spool are removed, and no database appears.
     @Test func anInterruptedBuildLeavesNothing() throws {
-        let file = try importFile(ids: 1...300_000)
         let directory = cli.directory.path("interrupted")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let child = try ChildProcess(CLI.executable.path, ["import", file, "--database", directory + "/favorites.sqlite3"], environment: cli.environment())
-        // Waits (at most a minute) for the build to have begun: its temporary file exists.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try entries(directory).isEmpty, ContinuousClock.now < deadline { usleep(2_000) }
-        #expect(!(try entries(directory)).isEmpty, "the build never began")
+        let (child, writer) = try startBuild(in: directory)
+        defer { close(writer) }
+        #expect(try entries(directory).contains { $0.hasPrefix(".favorites.sqlite3.new-") }, "the build never began")
         child.signal(SIGINT)
         let result = child.wait()
         #expect(result.status == 128 + SIGINT, "\(result.stderr)")
