@@ -92,7 +92,7 @@ compare cold-search \
   "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'" -- -N
 
 # The peers write archive_objects only: they do not keep the favorites search index
-# (the engine's FTS5 tokenizer is not theirs), so they do less work than `archive` does.
+# (the engine's gram runs are its own), so they do less work than `archive` does.
 peer_database="$work/peer-favorites.sqlite3"
 
 # Cold add then remove of catalog dish 66 (two processes each side; each pair leaves the file as it was).

@@ -26,7 +26,14 @@ struct ArchiveCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// Runs the command; an error's message reaches stderr with its control characters made visible.
+    /// `search`, `add` and `remove` command lines that ``CommandLineShortcut`` recognizes skip ArgumentParser's parse.
     static func main() async {
-        await terminalSafeMain()
+        await terminalSafeMain(shortcut: shortcut(for:))
+    }
+
+    /// The command ``CommandLineShortcut`` recognizes in `arguments`, as a function that runs it.
+    @Sendable private static func shortcut(for arguments: [String]) -> (@Sendable () async throws -> Void)? {
+        guard let shortcut = CommandLineShortcut(arguments: arguments) else { return nil }
+        return { try await shortcut.run() }
     }
 }

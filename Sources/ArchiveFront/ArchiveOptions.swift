@@ -43,6 +43,12 @@ public struct ArchiveOptions: ParsableArguments, Sendable {
 
     /// Refuses an empty `--database` (it would silently open a throwaway database).
     public func validate() throws {
+        try Self.validate(database: database, apiURL: apiURL, timeout: timeout, logActions: logActions)
+    }
+
+    /// Refuses values these options cannot take, as ``validate()`` does for parsed ones:
+    /// an empty `--database`, `--log-actions` or `--api-url`, a timeout out of range.
+    public static func validate(database: String?, apiURL: String?, timeout: Double?, logActions: String?) throws {
         if database?.isEmpty == true {
             throw ValidationError("--database needs a file path; an empty path is not a database")
         }

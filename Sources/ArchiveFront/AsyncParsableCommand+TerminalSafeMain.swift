@@ -13,9 +13,20 @@ extension AsyncParsableCommand {
     /// command whose configuration goes through ``RootCommandConfiguration`` is
     /// parsed without ArgumentParser's search for `--generate-completion-script`
     /// when no argument asks for it.
-    public static func terminalSafeMain() async {
+    ///
+    /// - Parameter shortcut: Given the arguments (without the program's name),
+    ///   the command to run without ArgumentParser's parse, or `nil` to parse
+    ///   them; its errors are reported as the parsed command's would be.
+    public static func terminalSafeMain(
+        shortcut: @Sendable (_ arguments: [String]) -> (@Sendable () async throws -> Void)? = { _ in nil }
+    ) async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try await RootCommandConfiguration.parse(Self.self, arguments: Array(CommandLine.arguments.dropFirst()))
+            if let run = shortcut(arguments) {
+                try await run()
+                return
+            }
+            var command = try await RootCommandConfiguration.parse(Self.self, arguments: arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

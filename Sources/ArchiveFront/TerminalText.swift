@@ -33,14 +33,25 @@ public enum TerminalText {
     /// `text` with its lines kept and every other control character shown as a
     /// visible escape: for messages of several lines (an error and its usage).
     public static func visibleLines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map(visible).joined(separator: "\n")
+        // Appended line by line: the generic `joined(separator:)` cost a cold command a
+        // scan of the binary's protocol conformances for its associated type (`perf record`).
+        var result = ""
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { result += "\n" }
+            result += visible(line)
+        }
+        return result
     }
 
     /// Writes `text` and a newline on stderr through ``visibleLines(_:)``: the one way
     /// both fronts write a message there (errors, warnings, notes), since a message
     /// may quote a path, a value from a file or a server's reason.
     public static func writeLineToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data((visibleLines(text) + "\n").utf8))
+        var line = visibleLines(text) + "\n"
+        // From the contiguous bytes: `Data(line.utf8)`, generic over the sequence, cost a
+        // cold command a scan of the binary's protocol conformances (`perf record`).
+        let data = line.withUTF8 { bytes in bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data() }
+        FileHandle.standardError.write(data)
     }
 
     /// Whether `scalar` must not reach a terminal as it is: C0 controls, DEL,

@@ -13,39 +13,17 @@ struct StorageCommand<Operation: StorageOperation>: ArchiveSubcommand {
     @OptionGroup var target: FavoriteIDArgument
 
     func run() async throws {
-        try await Self.perform(Operation.action(id: target.id), id: target.id, json: json, session: openSession(catalog: Operation.catalogUse))
+        try await request.run()
     }
 
-    @MainActor
-    private static func perform(_ action: ArchiveAction, id: Int, json: Bool, session: ArchiveSession) async throws {
-        let store = session.makeStore()
-        store.dispatch(.archive(action))
-        await store.finishEffects()
-        let state = store.state.archiveState
-        if let message = state.storageErrorMessage {
-            throw CLIError(message)
-        }
-        guard let change = state.lastStorageChange, change.id == id else {
-            throw CLIError("cannot tell whether \(id) changed: the store reported nothing")
-        }
-        if json {
-            try JSONOutput.print(change)
-        } else {
-            switch (change.isStored, change.changed) {
-            case (true, true): Terminal.message("♥ \(id) stored")
-            case (true, false): Terminal.message("♥ \(id) was already stored (its fields were refreshed)")
-            case (false, true): Terminal.message("♡ \(id) removed")
-            case (false, false): Terminal.message("\(id) is not a stored favorite; nothing was removed (see `archive favorites`)")
-            }
-        }
-        if !change.isStored, !change.changed {
-            throw ExitCode.failure
-        }
+    /// What this command line asks for, as plain values.
+    var request: StorageRequest<Operation> {
+        StorageRequest(id: target.id, options: CommandOptions(options))
     }
 }
 
 /// What a ``StorageCommand`` does.
-protocol StorageOperation {
+protocol StorageOperation: Sendable {
     static var name: String { get }
     static var abstract: String { get }
     /// Whether it talks to the catalog.
