@@ -29,13 +29,21 @@ enum CommandLineShortcut: Equatable, Sendable {
     // MARK: - Parsing
 
     /// The options that take a value, wherever the subcommand's name is.
-    private static let valueOptions: Set<String> = ["--database", "--api-url", "--timeout", "--log-actions"]
+    private static let valueOptions = ["--database", "--api-url", "--timeout", "--log-actions"]
+
+    /// Whether `argument` looks like an option to the shortcut: it starts with the
+    /// byte `-` (a few more than ArgumentParser's `-` prefix, and those are left to it).
+    private static func isOptionLike(_ argument: String) -> Bool {
+        argument.utf8.first == UInt8(ascii: "-")
+    }
 
     /// Recognizes `arguments` (without the program's name), or `nil` when
     /// ArgumentParser must parse them.
     init?(arguments: [String]) {
         var options = CommandOptions()
-        var given = Set<String>()  // every option at most once, before and after the subcommand together
+        // Every option at most once, before and after the subcommand together. Arrays,
+        // not sets: a `Set<String>`'s first use cost a cold command its metadata (`perf record`).
+        var given: [String] = []
         var subcommand: String?
         var operands: [String] = []
         var category = ""
@@ -44,7 +52,7 @@ enum CommandLineShortcut: Equatable, Sendable {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard argument.hasPrefix("-") else {
+            guard Self.isOptionLike(argument) else {
                 if subcommand == nil {
                     guard ["search", "add", "remove"].contains(argument) else { return nil }
                     subcommand = argument
@@ -54,14 +62,15 @@ enum CommandLineShortcut: Equatable, Sendable {
                 continue
             }
             let name = argument == "-c" ? "--category" : argument
-            guard given.insert(name).inserted else { return nil }
+            guard !given.contains(name) else { return nil }
+            given.append(name)
             switch name {
             case "--json":
                 options.json = true
             case "--last" where subcommand == "search":
                 last = true
             case _ where Self.valueOptions.contains(name) || (name == "--category" && subcommand == "search"):
-                guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+                guard index < arguments.count, !Self.isOptionLike(arguments[index]) else { return nil }
                 let value = arguments[index]
                 index += 1
                 switch name {

@@ -14,8 +14,9 @@ enum Terminal {
 
     /// Whether stdout gets ANSI styling.
     static var colorsOnStdout: Bool {
+        guard stdoutIsTTY else { return false }
         let environment = ProcessInfo.processInfo.environment
-        return stdoutIsTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        return environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 
     /// Writes a message line to stderr, control characters made visible.

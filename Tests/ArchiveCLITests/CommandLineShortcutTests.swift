@@ -66,7 +66,7 @@ struct CommandLineShortcutTests {
             ["search", "--category", "a", "-c", "b"], ["search", "--last", "x"], ["search", "--last", "-c", "洋食"],
             ["search", "--json", "--json"], ["--json", "search", "--json"], ["--database", "a", "search", "--database", "b"],
             ["search", "--database"], ["search", "--database", ""], ["search", "--database", "-x"], ["search", "--bogus"],
-            ["search", "-"], ["search", "-5"], ["--category", "洋食", "search"], ["--last", "search"],
+            ["search", "-"], ["search", "-5"], ["search", "-\u{301}"], ["search", "--database", "-\u{301}"], ["--category", "洋食", "search"], ["--last", "search"],
             ["search", "--timeout", "0"], ["search", "--timeout", "nan"], ["search", "--timeout", "x"], ["search", "--timeout", "-1"],
             ["search", "--api-url", ""], ["search", "--log-actions", ""],
             ["add"], ["add", "0"], ["add", "-5"], ["add", "1", "2"], ["add", "x"], ["add", "--", "17"], ["add", "17", "--last"],
@@ -86,7 +86,7 @@ struct CommandLineShortcutTests {
             "search", "add", "remove", "favorites", "help", "チーズ", "洋食", "17", "0", "-5", "+3", "", " ",
             "--category", "-c", "--last", "--json", "--database", "/tmp/f.sqlite3", "--api-url", "http://127.0.0.1:3000",
             "--timeout", "5", "nan", "1e9", "0x10", "--log-actions", "--", "-", "--help", "-h", "--category=洋食", "--bogus",
-            "-cx", "--jso", "search",
+            "-cx", "--jso", "search", "-\u{301}", "\u{2010}c",
         ]
         // Mostly tokens of valid command lines, so that many are accepted; a third from the whole vocabulary.
         let shared = ["--json", "--database", "/tmp/f.sqlite3", "--timeout", "5", "--api-url", "http://127.0.0.1:3000"]
