@@ -16,13 +16,16 @@ extension ArchiveSubcommand {
     /// Whether to print JSON.
     var json: Bool { options.json }
 
+    /// The shared options as plain values, as the requests run with them.
+    var commandOptions: CommandOptions { CommandOptions(options) }
+
     /// Where the database and catalog are.
     func location() throws -> ArchiveLocation {
-        try options.archive.location()
+        try commandOptions.location()
     }
 
     /// Opens the database (as `access` says) and, when `catalog` is `.needed`, the catalog.
     func openSession(_ access: ArchiveSession.DatabaseAccess = .createIfMissing, catalog: ArchiveSession.CatalogUse) throws -> ArchiveSession {
-        try ArchiveSession(location: location(), database: access, catalog: catalog)
+        try commandOptions.openSession(access, catalog: catalog)
     }
 }

@@ -18,34 +18,71 @@ import Glibc
 /// created at `path` meanwhile is left alone and the build is refused
 /// (``FavoritesImportError/databaseAppeared(path:)``). On any failure, the
 /// temporary file and its journal are removed and `path` is as it was: missing.
+///
+/// A file system without hard links (FAT, exFAT, some network and FUSE file
+/// systems) is found before anything is built, by linking the empty temporary
+/// file once: the caller's fallback then runs instead (the import opens the
+/// database in place, as it opens an existing one). So it does for a database
+/// name too long to leave room for the temporary file's.
 public struct NewDatabaseFile: Sendable {
     /// The database to create.
     public let path: String
+    /// `link(2)`; a test stands in a file system without hard links.
+    let linkFile: @Sendable (_ existing: String, _ new: String) -> Int32
 
     /// A builder of a new database at `path`.
     public init(creating path: String) {
+        self.init(creating: path, linkFile: { link($0, $1) })
+    }
+
+    init(creating path: String, linkFile: @escaping @Sendable (_ existing: String, _ new: String) -> Int32) {
         self.path = path
+        self.linkFile = linkFile
     }
 
     /// Creates the database, runs `body` on it (every write it makes is in the new
     /// file), then puts the file in place; throws, with nothing created, when
-    /// `body` or any step fails.
-    public func build<Result>(_ body: (ArchiveDatabase) throws -> Result) throws -> Result {
+    /// `body` or any step fails. On a file system without hard links, or for a name
+    /// too long for the temporary file's, returns what `fallback` returns instead
+    /// (nothing was built), or throws when there is none.
+    public func build<Result>(
+        _ body: (ArchiveDatabase) throws -> Result, withoutHardLinks fallback: (() throws -> Result)? = nil
+    ) throws -> Result {
         let parts = FilePathParts(path)
         removeAbandonedBuilds(in: parts)
         let temporary = parts.sibling(named: "\(Self.prefix(parts))\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         // Claimed empty (SQLite takes an empty file for a new database), so no one else's file is opened.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason()) }
+        guard descriptor >= 0 else {
+            // A name near the file system's limit leaves no room for the temporary file's
+            // longer one, though the database's own fits: the fallback opens it in place.
+            if errno == ENAMETOOLONG, let fallback { return try fallback() }
+            throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason())
+        }
         close(descriptor)
-        let companions = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"]
+        let probe = temporary + "-link"
+        let companions = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm", probe]
         companions.forEach(PartialFiles.shared.register)
         defer { companions.forEach(PartialFiles.shared.unregister) }
+        // Whether the file system links files, asked before any work: the build ends with a link.
+        guard linkFile(temporary, probe) == 0 else {
+            let code = errno
+            companions.forEach { unlink($0) }
+            guard [EPERM, EOPNOTSUPP, ENOSYS].contains(code) else {
+                throw FavoritesImportError.cannotCreate(path: path, reason: String(cString: strerror(code)))
+            }
+            guard let fallback else {
+                throw FavoritesImportError.cannotCreate(
+                    path: path, reason: "the file system cannot link files (\(String(cString: strerror(code)))), which puts a new database in place")
+            }
+            return try fallback()
+        }
+        unlink(probe)
         do {
             let result = try buildAndClose(temporary, body)
-            try Self.sync(temporary)
+            try sync(temporary)
             // link, not rename: it never replaces a file that appeared at `path` meanwhile.
-            guard link(temporary, path) == 0 else {
+            guard linkFile(temporary, path) == 0 else {
                 if errno == EEXIST { throw FavoritesImportError.databaseAppeared(path: path) }
                 throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason())
             }
@@ -94,10 +131,11 @@ public struct NewDatabaseFile: Sendable {
 
     private static func reason() -> String { String(cString: strerror(errno)) }
 
-    private static func sync(_ file: String) throws {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FavoritesImportError.cannotCreate(path: file, reason: reason()) }
+    /// Syncs the built file `temporary`; an error names the database asked for.
+    private func sync(_ temporary: String) throws {
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason()) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw FavoritesImportError.cannotCreate(path: file, reason: reason()) }
+        guard fsync(descriptor) == 0 else { throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason()) }
     }
 }

@@ -51,6 +51,19 @@ struct CLINewDatabaseImportTests {
         #expect((try cli.run(["favorites", "--json", "--database", database], useDatabase: false).json() as? [String: Any])?["total"] as? Int == 3_001)
     }
 
+    /// A database name near NAME_MAX (255 bytes) leaves no room for the temporary
+    /// file's longer name (`.NAME.new-PID-N`): the import opens the database in place.
+    @Test func aNameTooLongForTheTemporaryFileIsImportedInPlace() throws {
+        let directory = cli.directory.path("long")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let database = directory + "/" + String(repeating: "f", count: 240)  // its -wal and -shm still fit
+        let result = try cli.run(["import", try importFile(ids: 1...50), "--database", database], useDatabase: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try entries(directory) == [String(repeating: "f", count: 240)])
+        let listed = try cli.run(["favorites", "--json", "--database", database], useDatabase: false)
+        #expect((try listed.json() as? [String: Any])?["total"] as? Int == 50)
+    }
+
     @Test func aBadRecordLeavesNoDatabaseAndNoTemporaryFile() throws {
         let file = try importFile(ids: 1...2_000, badIndex: 1_999)
         let directory = cli.directory.path("empty")

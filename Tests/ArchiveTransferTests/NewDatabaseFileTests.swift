@@ -77,4 +77,35 @@ struct NewDatabaseFileTests {
         let error = try #require(throws: FavoritesImportError.self) { try NewDatabaseFile(creating: path).build { _ in } }
         #expect(error.description.hasPrefix("cannot create the database \(path): No such file or directory"))
     }
+
+    /// A file system without hard links (FAT answers `EPERM`) is found before the
+    /// build: nothing is built, nothing is left, and the fallback answers instead.
+    @Test func aFileSystemWithoutHardLinksTakesTheFallbackBeforeAnyWork() throws {
+        let path = directory.path("favorites.sqlite3")
+        for code in [EPERM, EOPNOTSUPP, ENOSYS] {
+            let noLinks = NewDatabaseFile(creating: path, linkFile: { _, _ in errno = code; return -1 })
+            var built = false
+            let answer = try noLinks.build({ _ in built = true; return "built" }, withoutHardLinks: { "fallback" })
+            #expect(answer == "fallback" && !built)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+            // Without a fallback, a clear error naming the database.
+            let error = try #require(throws: FavoritesImportError.self) { try noLinks.build { _ in built = true } }
+            #expect(error.description.hasPrefix("cannot create the database \(path): the file system cannot link files"))
+            #expect(!built)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        }
+    }
+
+    /// Any other failure to link is an error, not a reason to fall back.
+    @Test func anotherLinkFailureIsAnErrorAndLeavesNothing() throws {
+        let path = directory.path("favorites.sqlite3")
+        let failing = NewDatabaseFile(creating: path, linkFile: { _, _ in errno = EACCES; return -1 })
+        var fellBack = false
+        let error = try #require(throws: FavoritesImportError.self) {
+            try failing.build({ _ in }, withoutHardLinks: { fellBack = true })
+        }
+        #expect(error == .cannotCreate(path: path, reason: String(cString: strerror(EACCES))))
+        #expect(!fellBack)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
 }

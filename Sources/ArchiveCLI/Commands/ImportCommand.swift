@@ -39,15 +39,19 @@ struct ImportCommand: ArchiveSubcommand {
                 bar.update(fraction: fraction, label: "\(progress.phase.rawValue) \(progress.records) records")
             }
         }
+        // Into the database opened in place, as every command opens it.
+        func runInPlace() throws -> FavoritesImporter.Summary {
+            try run(into: ArchiveSession(location: location, catalog: .unused).database.favorites)
+        }
         let summary: FavoritesImporter.Summary
         var entry = stat()
         // A file or a link (SQLite follows it) is opened as every command opens it, and so is `:memory:`.
         if path == Database.inMemoryPath || lstat(path, &entry) == 0 {
-            summary = try run(into: ArchiveSession(location: location, catalog: .unused).database.favorites)
+            summary = try runInPlace()
         } else {
             _ = try ArchiveSession.openActionLog(of: location)  // checked as every command does; an import logs no action
             try ArchiveSession.prepareDatabasePath(path, for: .createIfMissing)
-            summary = try NewDatabaseFile(creating: path).build { database in try run(into: database.favorites) }
+            summary = try NewDatabaseFile(creating: path).build({ database in try run(into: database.favorites) }, withoutHardLinks: runInPlace)
         }
         bar.finish()
         if json {

@@ -31,6 +31,6 @@ struct SearchCommand: ArchiveSubcommand {
 
     /// What this command line asks for, as plain values.
     var request: SearchRequest {
-        SearchRequest(keyword: keyword, category: category, last: last, options: CommandOptions(options))
+        SearchRequest(keyword: keyword, category: category, last: last, options: commandOptions)
     }
 }

@@ -18,7 +18,7 @@ struct StorageCommand<Operation: StorageOperation>: ArchiveSubcommand {
 
     /// What this command line asks for, as plain values.
     var request: StorageRequest<Operation> {
-        StorageRequest(id: target.id, options: CommandOptions(options))
+        StorageRequest(id: target.id, options: commandOptions)
     }
 }
 
