@@ -232,16 +232,28 @@ public final class Database {
         if isInTransaction {
             return try savepoint(body)
         }
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try runTransactionControl(kind.beginSQL)
         let result: Result
         do {
             result = try body()
-            try execute("COMMIT TRANSACTION")
+            try runTransactionControl(Self.commitSQL)
         } catch {
             rollbackIgnoringErrors()
             throw error
         }
         return result
+    }
+
+    /// The SQL that ends a transaction by keeping its work.
+    static let commitSQL = "COMMIT TRANSACTION"
+
+    /// Runs `BEGIN` or `COMMIT` through a statement prepared once per connection:
+    /// a write of one favorite costs a few microseconds less than compiling both
+    /// again each time, as `sqlite3_exec` does.
+    private func runTransactionControl(_ sql: String) throws {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.run()
     }
 
     private func savepoint<Result>(_ body: () throws -> Result) throws -> Result {

@@ -7,4 +7,13 @@ public enum TransactionKind: String, Sendable {
     case immediate = "IMMEDIATE"
     /// Like immediate; in WAL mode identical to it.
     case exclusive = "EXCLUSIVE"
+
+    /// The statement that opens a transaction of this kind.
+    var beginSQL: String {
+        switch self {
+        case .deferred: "BEGIN DEFERRED TRANSACTION"
+        case .immediate: "BEGIN IMMEDIATE TRANSACTION"
+        case .exclusive: "BEGIN EXCLUSIVE TRANSACTION"
+        }
+    }
 }

@@ -52,6 +52,33 @@ struct DatabaseTests {
         #expect(try database.fetchAll("SELECT v FROM t") { try $0.column(Int.self, at: 0) } == [3])
     }
 
+    /// `BEGIN` and `COMMIT` run as statements prepared once per connection: a COMMIT
+    /// that fails (a deferred foreign key still broken) rolls everything back, and the
+    /// same statements then begin and commit the next transaction.
+    @Test func aFailedCommitRollsBackAndTheNextTransactionCommits() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        try database.execute(
+            "CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)")
+        for _ in 0..<3 {
+            let error = try #require(throws: SQLiteError.self) {
+                try database.transaction {
+                    try database.execute("INSERT INTO parent (id) VALUES (1)")
+                    try database.execute("INSERT INTO child (id, parent) VALUES (1, 99)")  // checked at COMMIT
+                }
+            }
+            #expect(error.resultCode == .constraint)
+            #expect(error.sql == "COMMIT TRANSACTION")
+            #expect(!database.isInTransaction)
+            #expect(try database.fetchOne("SELECT count(*) FROM parent") { try $0.column(Int.self, at: 0) } == 0)
+        }
+        for kind in [TransactionKind.deferred, .immediate, .exclusive] {
+            try database.transaction(kind) { try database.execute("INSERT INTO parent (id) VALUES (NULL)") }
+            #expect(!database.isInTransaction)
+        }
+        #expect(try database.fetchOne("SELECT count(*) FROM parent") { try $0.column(Int.self, at: 0) } == 3)
+    }
+
     @Test func aNestedTransactionRollsBackOnlyItsOwnWork() throws {
         let database = try Database(path: ":memory:")
         try database.execute("CREATE TABLE t (v INTEGER)")

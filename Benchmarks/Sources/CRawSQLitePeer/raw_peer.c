@@ -11,6 +11,9 @@ struct raw_peer {
     sqlite3_stmt *member64;
     sqlite3_stmt *first_page;
     sqlite3_stmt *scan;
+    // BEGIN IMMEDIATE and COMMIT prepared once, as the engine's connection keeps them.
+    sqlite3_stmt *begin;
+    sqlite3_stmt *commit;
     void *index_context;
     raw_peer_index_fn index;
 };
@@ -34,6 +37,13 @@ static const char *SCAN_SQL =
     "ORDER BY stored_at DESC, id DESC LIMIT ?2";
 
 static int exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL); }
+
+/// Runs a prepared statement that returns no rows (BEGIN, COMMIT) and resets it: 0 when done.
+static int run(sqlite3_stmt *stmt) {
+    int stepped = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return stepped == SQLITE_DONE ? 0 : -1;
+}
 
 static int check_migrations(sqlite3 *db, int count, const char *const *checksums) {
     sqlite3_stmt *stmt = NULL;
@@ -107,7 +117,9 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
         || sqlite3_prepare_v3(db, DELETE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->delete_one, NULL)
         || sqlite3_prepare_v3(db, member, -1, SQLITE_PREPARE_PERSISTENT, &peer->member64, NULL)
         || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)
-        || sqlite3_prepare_v3(db, SCAN_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->scan, NULL)) {
+        || sqlite3_prepare_v3(db, SCAN_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->scan, NULL)
+        || sqlite3_prepare_v3(db, "BEGIN IMMEDIATE TRANSACTION", -1, SQLITE_PREPARE_PERSISTENT, &peer->begin, NULL)
+        || sqlite3_prepare_v3(db, "COMMIT TRANSACTION", -1, SQLITE_PREPARE_PERSISTENT, &peer->commit, NULL)) {
         raw_peer_close(peer);
         return NULL;
     }
@@ -121,6 +133,8 @@ void raw_peer_close(raw_peer *peer) {
     sqlite3_finalize(peer->member64);
     sqlite3_finalize(peer->first_page);
     sqlite3_finalize(peer->scan);
+    sqlite3_finalize(peer->begin);
+    sqlite3_finalize(peer->commit);
     sqlite3_close_v2(peer->db);
     free(peer);
 }
@@ -156,7 +170,7 @@ static int delete_row(raw_peer *peer, const raw_row *row) {
 /// The engine's bulk insert: every row stored and handed to the index, which writes
 /// a run every 8,192 and the last one at the end, in the same transaction.
 int raw_peer_import(raw_peer *peer, const raw_row *rows, int64_t count) {
-    if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
+    if (run(peer->begin)) return -1;
     for (int64_t index = 0; index < count; index++) {
         if (store_row(peer, &rows[index], RAW_INDEX_BULK_ROW) != 0) {
             exec(peer->db, "ROLLBACK");
@@ -167,7 +181,7 @@ int raw_peer_import(raw_peer *peer, const raw_row *rows, int64_t count) {
         exec(peer->db, "ROLLBACK");
         return -1;
     }
-    return exec(peer->db, "COMMIT") ? -1 : 0;
+    return run(peer->commit);
 }
 
 int raw_peer_stored_ids(raw_peer *peer, const int64_t *ids, int count, int64_t *out) {
@@ -185,9 +199,9 @@ int raw_peer_stored_ids(raw_peer *peer, const int64_t *ids, int count, int64_t *
 }
 
 int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
-    if (exec(peer->db, "BEGIN IMMEDIATE")) return -1;
+    if (run(peer->begin)) return -1;
     if ((add ? store_row(peer, row, RAW_INDEX_STORED) : delete_row(peer, row)) != 0) { exec(peer->db, "ROLLBACK"); return -1; }
-    return exec(peer->db, "COMMIT") ? -1 : 0;
+    return run(peer->commit);
 }
 
 /// Steps `stmt` to its end, reading each row as a page does (IDs, dates, texts copied).
