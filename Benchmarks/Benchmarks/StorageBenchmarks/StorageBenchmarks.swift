@@ -62,6 +62,11 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("import/\(name)/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
                 let workload = data(count)
                 let path = try Fixtures.freshPath(name, count)
+                // Every import starts with nothing of earlier work waiting for the disk
+                // (the previous iteration's deleted file, the fixtures' checkpoints):
+                // otherwise its closing fsync waits for that too, by however much
+                // there happens to be (round 20, BENCHMARKS.md).
+                sync()
                 benchmark.startMeasurement()
                 try importClosed(path) {
                     let instance = try open(path)
