@@ -43,6 +43,8 @@ let package = Package(
             name: "MergeProcess",
             dependencies: ["MergeWorkload", .product(name: "ArchiveStorage", package: root)]
         ),
+        // What bounds the cold rows (process.sh): the runtime's floor for an async command.
+        .executableTarget(name: "AsyncFloor"),
         // Whole-process peak memory, measured from a parent small enough not to raise it.
         .executableTarget(name: "PeakRSS"),
         .executableTarget(name: "RawCMergeProcess", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -25,6 +25,7 @@ output=${1:?usage: process.sh [--smoke] OUTPUT.json}
 swift build -c release --product MergeProcess
 swift build -c release --product RawCMergeProcess
 swift build -c release --product PeakRSS
+swift build -c release --product AsyncFloor
 archive="$(swift build -c release --show-bin-path)/archive"
 # A full run also measures the same `archive` built as README says to install
 # it: the Swift runtime and Foundation linked statically (--static-swift-stdlib,
@@ -42,6 +43,7 @@ if ((!smoke)); then
                 --scratch-path .build-static)
   swift build "${static_flags[@]}" --product archive
   swift build "${static_flags[@]}" --product MergeProcess
+  swift build "${static_flags[@]}" --product AsyncFloor
   static_bin="$(swift build "${static_flags[@]}" --show-bin-path)"
   static_archive="$static_bin/archive"
 fi
@@ -90,6 +92,19 @@ compare() {
 compare cold-search \
   "{archive} search チーズ --category 洋食 --database $database" \
   "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'" -- -N
+
+# What bounds the cold rows, in one hyperfine run beside the same peer (a full run times
+# the static builds): a program linking only the engine (MergeProcess: open the same file, check its
+# migrations, one merge of 50 IDs, print, exit), and a Swift program whose async main awaits
+# one detached task (AsyncFloor: the runtime's floor for any command that awaits work off
+# the main thread, as every `archive` command's store does). A smoke run times the dynamic builds.
+floor_bin=${static_bin:-$(swift build -c release --show-bin-path)}
+hyperfine --warmup "$warmup" --runs "$runs" --style none -N --export-json "$work/floors.json" \
+  -n engine-only "$floor_bin/MergeProcess $database 1000 1" \
+  -n async-floor "$floor_bin/AsyncFloor" \
+  -n peer "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'" > /dev/null
+rows+=("$work/floors.json")
+echo "measured floors"
 
 # The peers write archive_objects only: they do not keep the favorites search index
 # (the engine's gram runs are its own), so they do less work than `archive` does.

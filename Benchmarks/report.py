@@ -86,6 +86,7 @@ def main():
     missing = [n for n in expected(sizes) if n not in results or "time" not in results[n]]
     missing += [f"process/{name}" for name in PROCESS_ROWS if name not in process]
     missing += [] if "peakKB" in process else ["process/peakKB"]
+    missing += [] if "floors" in process else ["process/floors"]
     if smoke:
         if missing:
             print("missing benchmark results: " + ", ".join(missing), file=sys.stderr)
@@ -180,6 +181,16 @@ def main():
             s = row.get("archive-static", {}).get("median")
             static = f"{s * 1e3:.2f} | {s * 1e3 / b:.2f}×" if s else "— | —"
             w(f"| {what} | {peer} | {a:.2f} | {b:.2f} | {a / b:.2f}× | {static} |")
+    floors = process.get("floors")
+    if floors:
+        peer_ms = floors["peer"]["median"] * 1e3
+        engine_ms, async_ms = floors["engine-only"]["median"] * 1e3, floors["async-floor"]["median"] * 1e3
+        w(f"\nWhat bounds the cold rows, in one hyperfine run of its own beside the same `sqlite3` query "
+          f"({peer_ms:.2f} ms; static builds): a program linking only the engine that opens the same file, "
+          f"checks its migrations, asks one merge of 50 IDs and exits, {engine_ms:.2f} ms ({engine_ms / peer_ms:.2f}×); "
+          f"a Swift program whose async main awaits one detached task and prints, {async_ms:.2f} ms "
+          f"({async_ms / peer_ms:.2f}×), the runtime's floor for any command whose work leaves the main "
+          "thread, as every `archive` command's store effects do.")
     peak = process.get("peakKB", {})
     if peak:
         w(f"\nPeak resident memory (largest of three runs): `archive import` of the export, "
