@@ -15,8 +15,9 @@ enum Terminal {
     /// Whether stdout gets ANSI styling.
     static var colorsOnStdout: Bool {
         guard stdoutIsTTY else { return false }
-        let environment = ProcessInfo.processInfo.environment
-        return environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        // Two variables read with `getenv`, as `ArchiveLocation.processEnvironment` reads its
+        // own: `ProcessInfo`'s first use builds the whole environment.
+        return getenv("NO_COLOR") == nil && getenv("TERM").map { String(cString: $0) } != "dumb"
     }
 
     /// Writes a message line to stderr, control characters made visible.

@@ -14,6 +14,9 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
     case noDatabase(path: String)
     /// A database path that is empty or names something other than a regular file.
     case notADatabaseFile(path: String, kind: String)
+    /// A database file name too long for the files SQLite makes beside it
+    /// (`NAME-journal`, `NAME-wal`, `NAME-shm`) on its file system.
+    case nameTooLong(path: String, bytes: Int, needed: String, limit: Int)
     /// The favorites search index was asked to be rebuilt in a database whose
     /// index table was dropped (searches then read every favorite).
     case noSearchIndex(path: String)
@@ -37,6 +40,8 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "no database at \(path); nothing was created (check --database or ARCHIVE_DATABASE; `archive add` creates one)"
         case .notADatabaseFile(let path, let kind):
             return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
+        case .nameTooLong(let path, let bytes, let needed, let limit):
+            return "the file name of \(path) is \(bytes) bytes, too long for the file SQLite makes beside it (NAME\(needed)): this file system allows \(limit) bytes a name; nothing was opened or created (pass --database with a shorter name)"
         case .noSearchIndex(let path):
             return "\(path) has no favorites search index (its tables archive_search_runs, archive_search_blocks and archive_search_pending were dropped): searches read every favorite, and there is nothing to rebuild"
         case .searchRunsExhausted(let path, let lastRun):

@@ -53,7 +53,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
 
     // Built by `reduce`, not the generic `joined(separator:)`, whose first call scans the
     // binary's protocol conformances: a cold `archive add` paid it here (`perf record`).
-    static let columns = Column.allCases.dropFirst().reduce(Column.id.name) { $0 + ", " + $1.name }
+    static let columns = Column.allCases.dropFirst().reduce(Column.allCases[0].name) { $0 + ", " + $1.name }
     static let countSQL = "SELECT count(*) FROM archive_objects"
     static let placeholders = Column.allCases.dropFirst().reduce("?") { partial, _ in partial + ", ?" }
     /// Stores a new favorite; does nothing (no change counted) when the ID is stored.

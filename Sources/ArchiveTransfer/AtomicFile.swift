@@ -23,11 +23,10 @@ public struct AtomicFile: Sendable {
         let temporary = parts.sibling(named: ".\(parts.name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var existing = stat()
         let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        let descriptor = PartialFiles.shared.create(temporary, flags: O_WRONLY | O_CLOEXEC, mode: mode)
         guard descriptor >= 0 else {
             throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
-        PartialFiles.shared.register(temporary)
         defer { PartialFiles.shared.unregister(temporary) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         var closed = false

@@ -186,11 +186,10 @@ public struct FavoritesImporter: Sendable {
             input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         let spoolPath = (spoolDirectory as NSString).appendingPathComponent(".import-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let descriptor = open(spoolPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = PartialFiles.shared.create(spoolPath, flags: O_RDWR | O_CLOEXEC, mode: 0o600)
         guard descriptor >= 0 else {
             throw FavoritesImportError.cannotRead(path: path, reason: "cannot spool it to \(spoolDirectory): \(String(cString: strerror(errno)))")
         }
-        PartialFiles.shared.register(spoolPath)
         let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             var reader = FavoritesJSONReader(handle: input, defaultStoredAt: defaultStoredAt, copyingTo: output)

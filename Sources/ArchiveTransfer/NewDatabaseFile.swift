@@ -23,7 +23,7 @@ import Glibc
 /// systems) is found before anything is built, by linking the empty temporary
 /// file once: the caller's fallback then runs instead (the import opens the
 /// database in place, as it opens an existing one). So it does for a database
-/// name too long to leave room for the temporary file's.
+/// name too long to leave room for the temporary file's, or for its journal's.
 public struct NewDatabaseFile: Sendable {
     /// The database to create.
     public let path: String
@@ -52,7 +52,7 @@ public struct NewDatabaseFile: Sendable {
         removeAbandonedBuilds(in: parts)
         let temporary = parts.sibling(named: "\(Self.prefix(parts))\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         // Claimed empty (SQLite takes an empty file for a new database), so no one else's file is opened.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = PartialFiles.shared.create(temporary, flags: O_WRONLY | O_CLOEXEC, mode: 0o644)
         guard descriptor >= 0 else {
             // A name near the file system's limit leaves no room for the temporary file's
             // longer one, though the database's own fits: the fallback opens it in place.
@@ -60,14 +60,18 @@ public struct NewDatabaseFile: Sendable {
             throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason())
         }
         close(descriptor)
-        let probe = temporary + "-link"
-        let companions = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm", probe]
+        let journal = temporary + "-journal"
+        let companions = [temporary, journal, temporary + "-wal", temporary + "-shm"]
         companions.forEach(PartialFiles.shared.register)
         defer { companions.forEach(PartialFiles.shared.unregister) }
-        // Whether the file system links files, asked before any work: the build ends with a link.
-        guard linkFile(temporary, probe) == 0 else {
+        // Whether the file system links files, asked before any work: the build ends with a
+        // link. The probe takes the journal's name, the longest SQLite will make beside the
+        // temporary file, and is gone before SQLite makes it: a name too long for it is one
+        // too long for the build, which the fallback then does in place.
+        guard linkFile(temporary, journal) == 0 else {
             let code = errno
             companions.forEach { unlink($0) }
+            if code == ENAMETOOLONG, let fallback { return try fallback() }
             guard [EPERM, EOPNOTSUPP, ENOSYS].contains(code) else {
                 throw FavoritesImportError.cannotCreate(path: path, reason: String(cString: strerror(code)))
             }
@@ -77,7 +81,7 @@ public struct NewDatabaseFile: Sendable {
             }
             return try fallback()
         }
-        unlink(probe)
+        unlink(journal)
         do {
             let result = try buildAndClose(temporary, body)
             try sync(temporary)

@@ -52,16 +52,22 @@ struct CLINewDatabaseImportTests {
     }
 
     /// A database name near NAME_MAX (255 bytes) leaves no room for the temporary
-    /// file's longer name (`.NAME.new-PID-N`): the import opens the database in place.
-    @Test func aNameTooLongForTheTemporaryFileIsImportedInPlace() throws {
-        let directory = cli.directory.path("long")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let database = directory + "/" + String(repeating: "f", count: 240)  // its -wal and -shm still fit
-        let result = try cli.run(["import", try importFile(ids: 1...50), "--database", database], useDatabase: false)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try entries(directory) == [String(repeating: "f", count: 240)])
-        let listed = try cli.run(["favorites", "--json", "--database", database], useDatabase: false)
-        #expect((try listed.json() as? [String: Any])?["total"] as? Int == 50)
+    /// file's longer name (`.NAME.new-PID-N`), or for that file's journal: the import
+    /// opens the database in place. Every length from one whose temporary file and
+    /// journal fit to the longest whose own journal fits (247), so the lengths where
+    /// only the temporary file fits are among them, whatever the process ID's digits.
+    @Test func aNameTooLongForTheTemporaryFileOrItsJournalIsImportedInPlace() throws {
+        let file = try importFile(ids: 1...50)
+        for length in 220...247 {
+            let directory = cli.directory.path("long-\(length)")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let name = String(repeating: "f", count: length)
+            let result = try cli.run(["import", file, "--database", directory + "/" + name], useDatabase: false)
+            #expect(result.status == 0, "\(length): \(result.stderr)")
+            #expect(try entries(directory) == [name], "\(length)")
+            let listed = try cli.run(["favorites", "--json", "--database", directory + "/" + name], useDatabase: false)
+            #expect((try listed.json() as? [String: Any])?["total"] as? Int == 50, "\(length)")
+        }
     }
 
     @Test func aBadRecordLeavesNoDatabaseAndNoTemporaryFile() throws {

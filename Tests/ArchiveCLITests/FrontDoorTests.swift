@@ -140,6 +140,31 @@ struct FrontDoorTests {
         #expect(!names.contains { $0.hasPrefix("fifo-") }, "\(names)")
     }
 
+    /// A file name with no room for `NAME-journal` beside it (255 bytes a name here):
+    /// SQLite would create the file, fail on its journal, and leave an empty file and
+    /// a message about neither. Refused first, for every command, with nothing created;
+    /// a name one byte shorter works.
+    @Test func aDatabaseNameTooLongForItsJournalIsRefusedWithNothingCreated() throws {
+        let directory = cli.directory.path("names")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = cli.directory.path("one.json")
+        try Data("[\(Self.record(1))]".utf8).write(to: URL(fileURLWithPath: file))
+        for length in [248, 255, 300] {
+            let database = directory + "/" + String(repeating: "n", count: length)
+            for command in [["add", "17"], ["import", file], ["favorites"], ["check"], ["search", "チーズ"]] {
+                let result = try cli.run(command + ["--database", database], useDatabase: false)
+                #expect(result.status == 1, "\(command) \(length)")
+                #expect(result.stderr.contains("is \(length) bytes, too long for the file SQLite makes beside it (NAME-journal)"),
+                        "\(command) \(length): \(result.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        let fits = directory + "/" + String(repeating: "n", count: 247)
+        #expect(try cli.run(["add", "17", "--database", fits], useDatabase: false).status == 0)
+        #expect(try cli.run(["add", "21", "--database", fits], useDatabase: false).status == 0)
+        #expect((try cli.run(["favorites", "--json", "--database", fits], useDatabase: false).json() as? [String: Any])?["total"] as? Int == 2)
+    }
+
     @Test func aPathEndingInASlashIsADirectoryNotAFileToCreate() throws {
         let missing = cli.directory.path("archive") + "/"
         for command in [["add", "17"], ["favorites"], ["check"], ["migrations"], ["reindex"]] {
