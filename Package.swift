@@ -42,6 +42,10 @@ let package = Package(
         // SHA-256 of the migrations (their checksums are stored in every database),
         // computed at build time by the migrations' embedder.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // File descriptors for the import, the export and the fronts' output
+        // (`FileDescriptor.writeAll`, `Errno`): already built for SwiftNIO, and what
+        // lets the `archive` binary link FoundationEssentials instead of Foundation.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -107,7 +111,10 @@ let package = Package(
         ),
         .target(
             name: "ArchiveTransfer",
-            dependencies: ["ArchiveStorage", "SQLite"],
+            dependencies: [
+                "ArchiveStorage", "SQLite",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -1,6 +1,10 @@
 import NIOPosix
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import NIOCore
 import NIOHTTP1
 
@@ -188,7 +192,7 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     /// Decodes `data`, telling JSON that is not JSON from JSON of the wrong shape.
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data, url: String) throws -> Value {
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            _ = try JSONDecoder().decode(AnyJSONValue.self, from: data)
         } catch {
             let preview = String(decoding: data.prefix(60), as: UTF8.self)
             throw ArchiveAPIError.malformedJSON(url: url, reason: "the body starts with '\(preview)'")

@@ -1,5 +1,9 @@
 import ArchiveFront
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,13 +31,13 @@ enum Terminal {
 
     /// Writes raw text to stderr (no newline), for progress bars.
     static func status(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? FileDescriptorHandle.standardError.write(text)
     }
 
     /// `text` as one word of a POSIX shell command: in single quotes, a single quote
     /// written `'\''` (for commands printed for the user to run).
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     // MARK: - Styling

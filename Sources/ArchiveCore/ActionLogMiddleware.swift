@@ -1,5 +1,9 @@
 public import Redux
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import ArchiveStorage
 import Synchronization
 

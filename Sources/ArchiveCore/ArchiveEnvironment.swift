@@ -1,6 +1,10 @@
 public import ArchiveAPI
 public import ArchiveStorage
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The repositories and clock the middlewares use, injected by the front or the test.
 public struct ArchiveEnvironment: Sendable {

@@ -1,5 +1,9 @@
 public import Redux
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ArchiveAPI
 import ArchiveStorage
 

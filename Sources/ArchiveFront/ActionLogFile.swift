@@ -1,6 +1,10 @@
 public import ArchiveCore
 import ArchiveTransfer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 #if canImport(Glibc)
 import Glibc

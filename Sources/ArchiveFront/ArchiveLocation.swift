@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import SQLite
 
 /// Where a front finds its database and catalog: a flag beats an environment
 /// variable, which beats the default. Shared by the CLI and the TUI.
@@ -77,11 +85,10 @@ public struct ArchiveLocation: Sendable, Hashable {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = xdg
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = (home as NSString).appendingPathComponent(".local/share")
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+            dataHome = FilePathParts.joining(home, ".local/share")
         }
-        return ((dataHome as NSString).appendingPathComponent("favorite-archive") as NSString)
-            .appendingPathComponent("favorites.sqlite3")
+        return FilePathParts.joining(FilePathParts.joining(dataHome, "favorite-archive"), "favorites.sqlite3")
     }
 }
 

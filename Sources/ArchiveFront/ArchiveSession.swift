@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import SQLite
 
 /// What a front opens at launch: the database and the catalog of an
@@ -75,10 +82,19 @@ public struct ArchiveSession: Sendable {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 } catch {
-                    throw ArchiveSessionError.cannotCreateDirectory(path: directory, reason: error.localizedDescription)
+                    throw ArchiveSessionError.cannotCreateDirectory(path: directory, reason: Self.systemReason(error))
                 }
             }
         }
+    }
+
+    /// What the system said about a failed file operation (strerror: "Permission
+    /// denied"), else the error itself.
+    static func systemReason(_ error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return "\(error)"
     }
 
     /// Writes `warning: MESSAGE` on stderr, control characters made visible.

@@ -1,5 +1,7 @@
 public import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AsyncParsableCommand {
     /// Parses the command line and runs the command, as ArgumentParser's `main()`
@@ -24,23 +26,30 @@ extension AsyncParsableCommand {
         do {
             if let run = shortcut(arguments) {
                 try await run()
-                return
-            }
-            var command = try await RootCommandConfiguration.parse(Self.self, arguments: arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
             } else {
-                try command.run()
+                var command = try await RootCommandConfiguration.parse(Self.self, arguments: arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
+            try StandardOutputError.flushStandardOutput()
         } catch {
-            let code = exitCode(for: error)
+            var code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code.isSuccess {
                 if !message.isEmpty { print(message) }
+                do {
+                    try StandardOutputError.flushStandardOutput()
+                } catch {
+                    TerminalText.writeLineToStandardError("Error: \(error)")
+                    code = .failure
+                }
             } else if !message.isEmpty {
                 TerminalText.writeLineToStandardError(message)
             }
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Text from the catalog, an import file or the database, made safe to print
 /// on a terminal: the one function both fronts use for human output.
@@ -47,11 +51,7 @@ public enum TerminalText {
     /// both fronts write a message there (errors, warnings, notes), since a message
     /// may quote a path, a value from a file or a server's reason.
     public static func writeLineToStandardError(_ text: String) {
-        var line = visibleLines(text) + "\n"
-        // From the contiguous bytes: `Data(line.utf8)`, generic over the sequence, cost a
-        // cold command a scan of the binary's protocol conformances (`perf record`).
-        let data = line.withUTF8 { bytes in bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data() }
-        FileHandle.standardError.write(data)
+        try? FileDescriptorHandle.standardError.write(visibleLines(text) + "\n")
     }
 
     /// Whether `scalar` must not reach a terminal as it is: C0 controls, DEL,

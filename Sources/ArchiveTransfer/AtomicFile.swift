@@ -1,4 +1,3 @@
-public import Foundation
 import SQLite
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +17,7 @@ public struct AtomicFile: Sendable {
     }
 
     /// Runs `body` with a handle on the temporary file, then puts it in place.
-    public func write<Result>(_ body: (FileHandle) throws -> Result) throws -> Result {
+    public func write<Result>(_ body: (FileDescriptorHandle) throws -> Result) throws -> Result {
         let parts = FilePathParts(path)
         let temporary = parts.sibling(named: ".\(parts.name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var existing = stat()
@@ -28,7 +27,7 @@ public struct AtomicFile: Sendable {
             throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
         defer { PartialFiles.shared.unregister(temporary) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        let handle = FileDescriptorHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         var closed = false
         do {
             if existing.st_mode != 0 { fchmod(descriptor, mode) }  // keep the replaced file's permissions, despite the umask

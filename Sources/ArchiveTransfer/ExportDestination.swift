@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SQLite
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +59,7 @@ public enum ExportDestination: Sendable, Hashable {
     /// For a file, what `body` writes replaces the file only when `body` returns;
     /// when it throws (or anything after it fails) the temporary file is removed
     /// and the original file is untouched.
-    public func write<Result>(_ body: (FileHandle) throws -> Result) throws -> Result {
+    public func write<Result>(_ body: (FileDescriptorHandle) throws -> Result) throws -> Result {
         do {
             return try unnamedWrite(body)
         } catch let error as ExportError {
@@ -71,14 +75,14 @@ public enum ExportDestination: Sendable, Hashable {
         }
     }
 
-    private func unnamedWrite<Result>(_ body: (FileHandle) throws -> Result) throws -> Result {
+    private func unnamedWrite<Result>(_ body: (FileDescriptorHandle) throws -> Result) throws -> Result {
         switch self {
         case .standardOutput:
             return try body(.standardOutput)
         case .stream(let path):
             let descriptor = open(path, O_WRONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            let handle = FileDescriptorHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             return try body(handle)
         case .file(let path):
             return try AtomicFile(replacing: path).write(body)

@@ -1,5 +1,4 @@
 public import ArchiveStorage
-public import Foundation
 
 /// Writes every stored favorite, newest first, in the export format: a JSON
 /// array with one record a line, fields in a fixed order —
@@ -16,7 +15,7 @@ public enum FavoritesExporter {
     /// Returns the count written.
     @discardableResult
     public static func export(
-        _ favorites: any StoredArchiveDataRepository, to handle: FileHandle, pageSize: Int = 5_000,
+        _ favorites: any StoredArchiveDataRepository, to handle: FileDescriptorHandle, pageSize: Int = 5_000,
         progress: (Int) -> Void = { _ in }
     ) throws -> Int {
         var buffer: [UInt8] = []
@@ -28,7 +27,7 @@ public enum FavoritesExporter {
                 try handle.write(contentsOf: buffer)
                 writeback.wrote(buffer.count)
             } catch {
-                throw ExportError.cannotWrite(path: ExportError.unnamedOutput, reason: error.localizedDescription)
+                throw ExportError.cannotWrite(path: ExportError.unnamedOutput, reason: error.description)
             }
             buffer.removeAll(keepingCapacity: true)
         }

@@ -1,5 +1,10 @@
 public import ArchiveStorage
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
+import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +63,7 @@ public struct FavoritesImporter: Sendable {
     public let spoolDirectory: String
 
     /// An importer of the file at `path` (`-` for standard input).
-    public init(path: String, defaultStoredAt: Date = Date(), spoolDirectory: String = NSTemporaryDirectory()) {
+    public init(path: String, defaultStoredAt: Date = Date(), spoolDirectory: String = FileManager.default.temporaryDirectory.path) {
         self.path = path
         self.defaultStoredAt = defaultStoredAt
         self.spoolDirectory = spoolDirectory
@@ -133,10 +138,9 @@ public struct FavoritesImporter: Sendable {
     }
 
     private func withReader<Result>(_ source: Source, _ body: (inout FavoritesJSONReader) throws -> Result) throws -> Result {
-        guard let handle = FileHandle(forReadingAtPath: source.path) else {
+        guard let handle = FileDescriptorHandle(forReadingAtPath: source.path) else {
             throw FavoritesImportError.cannotRead(path: path, reason: String(cString: strerror(errno)))
         }
-        defer { try? handle.close() }
         var reader = FavoritesJSONReader(handle: handle, defaultStoredAt: defaultStoredAt)
         do {
             return try body(&reader)
@@ -177,20 +181,20 @@ public struct FavoritesImporter: Sendable {
     /// fill the disk meanwhile. A valid stream that never ends still fills the disk,
     /// and is then refused by the failed write. On any error the copy is removed.
     private func spool(progress: (Progress) -> Void) throws -> Source {
-        let input: FileHandle
+        let input: FileDescriptorHandle
         if path == "-" {
             input = .standardInput
         } else {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw FavoritesImportError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-            input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            input = FileDescriptorHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
-        let spoolPath = (spoolDirectory as NSString).appendingPathComponent(".import-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let spoolPath = FilePathParts.joining(spoolDirectory, ".import-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let descriptor = PartialFiles.shared.create(spoolPath, flags: O_RDWR | O_CLOEXEC, mode: 0o600)
         guard descriptor >= 0 else {
             throw FavoritesImportError.cannotRead(path: path, reason: "cannot spool it to \(spoolDirectory): \(String(cString: strerror(errno)))")
         }
-        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let output = FileDescriptorHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             var reader = FavoritesJSONReader(handle: input, defaultStoredAt: defaultStoredAt, copyingTo: output)
             while try reader.next() != nil {
@@ -212,9 +216,9 @@ public struct FavoritesImporter: Sendable {
                 throw FavoritesImportError.cannotRead(path: path, reason: error.reason)
             case let error as JSONByteReader.CopyFailed:
                 throw FavoritesImportError.cannotRead(
-                    path: path, reason: "cannot spool it to \(spoolDirectory): \(error.underlying.localizedDescription)")
+                    path: path, reason: "cannot spool it to \(spoolDirectory): \(error.underlying)")
             default:
-                throw FavoritesImportError.cannotRead(path: path, reason: error.localizedDescription)
+                throw FavoritesImportError.cannotRead(path: path, reason: "\(error)")
             }
         }
     }

@@ -1,5 +1,9 @@
 public import ArchiveStorage
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Reads the import format one record at a time: a JSON array of objects with
 /// `id` (integer), `photoUrl`, `category`, `dishName`, `shopName`,
@@ -24,13 +28,13 @@ public struct FavoritesJSONReader {
     private enum Phase { case start, records, done }
 
     /// A reader of `handle`; records without `storedAt` get `defaultStoredAt`.
-    public init(handle: FileHandle, defaultStoredAt: Date) {
+    public init(handle: FileDescriptorHandle, defaultStoredAt: Date) {
         self.init(handle: handle, defaultStoredAt: defaultStoredAt, copyingTo: nil)
     }
 
     /// A reader of `handle` that also writes every byte it reads to `copy`
     /// (throwing ``JSONByteReader/CopyFailed`` when that write fails).
-    init(handle: FileHandle, defaultStoredAt: Date, copyingTo copy: FileHandle?) {
+    init(handle: FileDescriptorHandle, defaultStoredAt: Date, copyingTo copy: FileDescriptorHandle?) {
         self.reader = JSONByteReader(handle: handle, copyingTo: copy)
         self.defaultStoredAt = defaultStoredAt
         scratch.reserveCapacity(1024)

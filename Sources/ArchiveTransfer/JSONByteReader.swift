@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +14,7 @@ struct JSONByteReader {
     /// Writing a chunk to the copy failed (the disk is full, say).
     struct CopyFailed: Error {
         /// The write's error.
-        let underlying: any Error
+        let underlying: FileDescriptorHandle.WriteFailed
     }
 
     /// Reading the file failed.
@@ -22,9 +26,9 @@ struct JSONByteReader {
     /// The most bytes one read asks for.
     private static let chunkSize = 1 << 16
 
-    private let handle: FileHandle
+    private let handle: FileDescriptorHandle
     /// Where every chunk read is also written, if anywhere.
-    private let copy: FileHandle?
+    private let copy: FileDescriptorHandle?
     private var buffer: [UInt8] = []
     private var position = 0
     private var consumedBeforeBuffer = 0
@@ -33,7 +37,7 @@ struct JSONByteReader {
     var line = 1
 
     /// A reader of `handle` that also writes every chunk it reads to `copy`.
-    init(handle: FileHandle, copyingTo copy: FileHandle? = nil) {
+    init(handle: FileDescriptorHandle, copyingTo copy: FileDescriptorHandle? = nil) {
         self.handle = handle
         self.copy = copy
     }
@@ -95,7 +99,7 @@ struct JSONByteReader {
     }
 
     /// Reads the next chunk: what read(2) returns, which for a pipe, a FIFO or a
-    /// terminal is what has arrived so far (FileHandle's `read(upToCount:)` would
+    /// terminal is what has arrived so far (Foundation's `FileHandle.read(upToCount:)` would
     /// wait for a whole chunk or the end, so a bad record in a stream that stays
     /// open would never be seen).
     private mutating func refill() throws {

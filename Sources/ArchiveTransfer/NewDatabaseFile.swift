@@ -1,6 +1,10 @@
 public import ArchiveStorage
 import SQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif

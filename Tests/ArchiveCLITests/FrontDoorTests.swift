@@ -35,6 +35,17 @@ struct FrontDoorTests {
 
     // MARK: - 1. Export over the database
 
+    /// A database whose directory cannot be created says why, in the system's
+    /// words, and creates nothing.
+    @Test func aDirectoryThatCannotBeCreatedIsNamedWithTheSystemsReason() throws {
+        let file = cli.directory.path("a-file")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let result = try cli.run(["add", "17", "--database", file + "/sub/favorites.sqlite3"], useDatabase: false)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot create the database directory \(file)/sub: Not a directory"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
+    }
+
     @Test func exportRefusesTheDatabaseAndItsFilesThroughAnyName() throws {
         #expect(try cli.run(["add", "17"]).status == 0)
         let snapshot = FileSnapshot(path: cli.database)

@@ -14,8 +14,7 @@ struct TransferTests {
     func read(_ text: String) throws -> [StoredArchiveObject] {
         let path = directory.path("in-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let handle = try #require(FileHandle(forReadingAtPath: path))
-        defer { try? handle.close() }
+        let handle = try #require(FileDescriptorHandle(forReadingAtPath: path))
         var reader = FavoritesJSONReader(handle: handle, defaultStoredAt: Date(millisecondsSince1970: 42))
         var objects: [StoredArchiveObject] = []
         while let object = try reader.next() { objects.append(object) }
@@ -100,10 +99,11 @@ struct TransferTests {
         }
         try source.favorites.create(contentsOf: objects)
         let path = directory.path("export.json")
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        #expect(descriptor >= 0)
+        let handle = FileDescriptorHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         #expect(try FavoritesExporter.export(source.favorites, to: handle, pageSize: 100) == 1234)
-        try handle.close()
+        #expect(close(descriptor) == 0)
 
         let target = try ArchiveDatabase.inMemory()
         var phases: Set<FavoritesImporter.Progress.Phase> = []

@@ -111,8 +111,7 @@ struct GeneratedInputTests {
 
     /// The IDs of the records of an import file, in order, read with the reader alone.
     static func ids(inFile path: String) throws -> [Int] {
-        let handle = try #require(FileHandle(forReadingAtPath: path))
-        defer { try? handle.close() }
+        let handle = try #require(FileDescriptorHandle(forReadingAtPath: path))
         var reader = FavoritesJSONReader(handle: handle, defaultStoredAt: Date())
         var ids: [Int] = []
         while let object = try reader.next() { ids.append(object.id) }

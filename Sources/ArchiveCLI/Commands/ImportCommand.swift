@@ -1,6 +1,10 @@
 import ArchiveFront
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,10 @@
 import ArchiveFront
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `archive serve [--port P] [--delay MS] [--fail-rate R] [--idle-timeout S]`.
 struct ServeCommand: ArchiveSubcommand {
@@ -52,7 +56,7 @@ struct ServeCommand: ArchiveSubcommand {
         do {
             try await server.run(port: port) { url in
                 let line = json ? #"{"url":"\#(url)"}"# : url
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                try? FileDescriptorHandle.standardOutput.write(line + "\n")
                 Terminal.message("serving the bundled catalog at \(url)/archive_images (ctrl-c stops)")
             }
         } catch {

@@ -1,6 +1,10 @@
 import ArchiveFront
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `archive settings [list|get KEY|set KEY VALUE|reset KEY]`.
 struct SettingsCommand: ArchiveSubcommand {
@@ -95,8 +99,8 @@ struct SettingsCommand: ArchiveSubcommand {
         let width = entries.map(\.setting.name.count).max() ?? 0
         for entry in entries {
             let value = entry.value.map { TerminalText.visible($0.description) } ?? "(none)"
-            var line = entry.setting.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-            line += entry.setting.type.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            var line = entry.setting.name.rightPadded(to: width + 2)
+            line += entry.setting.type.rawValue.rightPadded(to: 8)
             line += value.isEmpty ? "\"\"" : value
             let fallback = entry.setting.defaultValue.map { $0.description.isEmpty ? "\"\"" : TerminalText.visible($0.description) } ?? "none"
             line += entry.setting.readOnlyReason != nil ? "  (read-only)" : "  (default \(fallback)\(entry.storedValue == nil ? "" : ", set"))"

@@ -1,5 +1,9 @@
 import ArchiveFront
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Hummingbird
 import HTTPTypes
 import NIOCore

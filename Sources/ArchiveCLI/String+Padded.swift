@@ -3,4 +3,9 @@ extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
+
+    /// The string with spaces after it up to `width` characters, for aligned text columns.
+    func rightPadded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
 }
