@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process benchmarks: what a user of the `archive` command feels, each
-# measured side by side with the command they would use instead, in one
-# hyperfine run per row (warm page cache, `-N`: no shell in between).
+# measured side by side with the command they would use instead, by hyperfine in
+# rounds that take turns (`in_rounds`; warm page cache, `-N`: no shell in between).
 #
 #   Benchmarks/process.sh OUTPUT.json            full run
 #   Benchmarks/process.sh --smoke OUTPUT.json    CI: a few runs each, so nothing rots
@@ -13,10 +13,12 @@ cd "$(dirname "$0")"
 
 runs=60
 warmup=10
+rounds=5   # each row's commands take turns, a round of runs/rounds each (merge_rounds.py)
 smoke=0
 if [[ ${1:-} == --smoke ]]; then
   runs=3
   warmup=1
+  rounds=1
   smoke=1
   shift
 fi
@@ -66,7 +68,7 @@ rows=()
 # One hyperfine run: ours (and the static build of ours), then the peer.
 # In the command and the prepare templates, {archive} is the binary measured.
 # compare NAME COMMAND PEER [PREPARE PEER_PREPARE] -- [hyperfine options...]
-# (RUNS=… WARMUP=… before `compare` change the number of runs for one row.)
+# (ROUNDS=… RUNS=… WARMUP=… before `compare` change the rounds and runs of one row.)
 compare() {
   local name=$1 template=$2 peer=$3
   shift 3
@@ -82,8 +84,22 @@ compare() {
   done
   commands+=(-n peer "$peer")
   [[ -n $peer_prepare ]] && prepares+=(--prepare "$peer_prepare")
-  hyperfine --warmup "${WARMUP:-$warmup}" --runs "${RUNS:-$runs}" --style none "$@" "${prepares[@]}" \
-    --export-json "$work/$name.json" "${commands[@]}" > /dev/null
+  in_rounds "$name" "${ROUNDS:-$rounds}" "${RUNS:-$runs}" "${WARMUP:-$warmup}" "$@" "${prepares[@]}" "${commands[@]}"
+}
+
+# in_rounds NAME ROUNDS RUNS WARMUP HYPERFINE-ARGUMENTS...: times the commands in ROUNDS
+# hyperfine runs of RUNS/ROUNDS runs each (every command, then every command again), so
+# that a burst of load from the host's neighbours falls on every command alike instead of
+# on whichever one hyperfine was timing; the rounds' times are pooled into $work/NAME.json.
+in_rounds() {
+  local name=$1 count=$2 total=$3 warm=$4
+  shift 4
+  local per_round=$(( (total + count - 1) / count )) round
+  for ((round = 0; round < count; round++)); do
+    hyperfine --warmup "$warm" --runs "$per_round" --style none "$@" \
+      --export-json "$work/$name.round$round.json" > /dev/null
+  done
+  python3 merge_rounds.py "$work/$name.json" "$work/$name".round*.json
   rows+=("$work/$name.json")
   echo "measured $name"
 }
@@ -99,12 +115,10 @@ compare cold-search \
 # one detached task (AsyncFloor: the runtime's floor for any command that awaits work off
 # the main thread, as every `archive` command's store does). A smoke run times the dynamic builds.
 floor_bin=${static_bin:-$(swift build -c release --show-bin-path)}
-hyperfine --warmup "$warmup" --runs "$runs" --style none -N --export-json "$work/floors.json" \
+in_rounds floors "$rounds" "$runs" "$warmup" -N \
   -n engine-only "$floor_bin/MergeProcess $database 1000 1" \
   -n async-floor "$floor_bin/AsyncFloor" \
-  -n peer "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'" > /dev/null
-rows+=("$work/floors.json")
-echo "measured floors"
+  -n peer "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'"
 
 # The peers write archive_objects only: they do not keep the favorites search index
 # (the engine's gram runs are its own), so they do less work than `archive` does.
@@ -129,7 +143,7 @@ select="select id, photo_url as photoUrl, category, dish_name as dishName, shop_
 big_runs=$(( smoke ? 2 : 5 ))
 
 # Export of the whole fixture to a file, against SQLite's own JSON output.
-RUNS=$big_runs WARMUP=1 compare export \
+ROUNDS=1 RUNS=$big_runs WARMUP=1 compare export \
   "{archive} export --database $fixture --output $work/archive-export.json" \
   "sqlite3 -json $fixture '$select' > $work/sqlite-export.json" --
 "$archive" export --database "$fixture" --output "$export_file" 2> /dev/null
@@ -137,7 +151,7 @@ RUNS=$big_runs WARMUP=1 compare export \
 # Import of that export into a new file, end to end, against a short Python script
 # (json.load + executemany in one transaction, into the same schema with the same pragmas).
 echo '[]' > "$work/empty.json"
-RUNS=$big_runs WARMUP=0 compare import \
+ROUNDS=1 RUNS=$big_runs WARMUP=0 compare import \
   "{archive} import $export_file --database $work/imported.sqlite3 > /dev/null 2>&1" \
   "python3 import_peer.py $export_file $work/peer.sqlite3 > /dev/null" \
   "rm -f $work/imported.sqlite3 $work/imported.sqlite3-wal $work/imported.sqlite3-shm" \

@@ -167,8 +167,10 @@ def main():
     w("")
 
     w("## Whole processes\n")
-    w("What a user of the `archive` command feels: release builds, each row one hyperfine run of "
-      "`archive` and the command a user would otherwise run, on the same file (`Benchmarks/process.sh`; "
+    w("What a user of the `archive` command feels: release builds, each row `archive` and the command "
+      "a user would otherwise run, on the same file, timed by hyperfine in rounds that take turns "
+      "(five rounds of 12 runs each for the short rows, their times pooled: a burst of load from the host "
+      "falls on every command alike; one round for export and import) (`Benchmarks/process.sh`; "
       "warm page cache, no shell in between).\n")
     w(f"The export and import rows use the largest fixture ({process.get('count', 0):,} favorites). "
       "A target on time is a ratio of medians (archive over peer).\n")
@@ -185,7 +187,7 @@ def main():
     if floors:
         peer_ms = floors["peer"]["median"] * 1e3
         engine_ms, async_ms = floors["engine-only"]["median"] * 1e3, floors["async-floor"]["median"] * 1e3
-        w(f"\nWhat bounds the cold rows, in one hyperfine run of its own beside the same `sqlite3` query "
+        w(f"\nWhat bounds the cold rows, timed in rounds of their own beside the same `sqlite3` query "
           f"({peer_ms:.2f} ms; static builds): a program linking only the engine that opens the same file, "
           f"checks its migrations, asks one merge of 50 IDs and exits, {engine_ms:.2f} ms ({engine_ms / peer_ms:.2f}×); "
           f"a Swift program whose async main awaits one detached task and prints, {async_ms:.2f} ms "
