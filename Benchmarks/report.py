@@ -263,6 +263,43 @@ def main():
     w("""
 ## Notes on the misses
 
+- **round 21: `archive` without Foundation; the whole-process rows in rounds.** The tables
+  above are `Benchmarks/run.sh` on commit 95e036b, all of it one run; a first full run on
+  8fb6e70 (the same code, before the rounds) is quoted for its spread. (1) Round 20 found the
+  loader writing 1.43 MB of relocated data at every start, about a quarter of it Foundation's,
+  CoreFoundation's and ICU's. Foundation's `FileHandle` was the only reason `archive` linked
+  them (README, "Dependencies"): `FileDescriptorHandle` (swift-system's `writeAll`) replaced
+  it, and the modules `archive` links import FoundationEssentials alone (`CLILinkageTests`).
+  The static `archive`: 150 → 101 MB, 121,581 → 85,890 relocations, no CoreFoundation or
+  ICU constructor; per cold search (the bundled catalog, 1,000 stored favorites),
+  `perf stat -r 100`: 863 → 708 page faults, 6.1 → 4.9 ms of CPU; timed interleaved with the
+  `sqlite3` query by a Python loop (400 rounds): 7.2 → 6.3 ms median (the peer 2.4 ms).
+  (2) Where the rest goes, timed with `perf record -a` of `sched_process_exec`, `exit` and
+  uprobes on `__libc_start_main` over 100 runs, before the change: exec to
+  `__libc_start_main` (the loader) 1.99 ms against `sqlite3`'s 0.82 and the async floor's 1.03;
+  `__libc_start_main` to `exit` 2.14 ms against 0.56, 1.01 for the engine alone and 0.48 for the
+  async floor. Of that, the threads: in one hyperfine run, a static Swift program that prints
+  took 1.5 ms, one whose async main prints without suspending 1.6 ms (no thread started), one
+  whose async main awaits a detached task 2.4 ms (four threads). On Linux the first suspension
+  of the async main calls `dispatch_main`, which ends the main thread and hands the main queue
+  to a libdispatch worker, with its manager and monitor threads; a task executor preference that
+  keeps the effects on the main queue (tried: `Task(executorPreference:)`) still started the
+  four, at 2.0 ms. What would close it is a main executor of the package's own, draining jobs on
+  the main thread: Swift 6.3's `MainExecutor` and `ExecutorFactory` are
+  `@_spi(ExperimentalCustomExecutors)`, and the runtime's enqueue hooks (what SwiftNIO's
+  `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor` sets) are
+  private; neither is taken for every command. Of the 85,890 relocations left, SwiftNIO's
+  modules hold about 16,000, FoundationEssentials 10,000, libdispatch 4,000; linking without
+  PIE would remove them all and stays rejected (README). (3) The host. This VM's page faults
+  cost more or less from one minute to the next: the same static binary ran the same search in
+  4.4 ms and, 80 minutes later, 6.7 ms (hyperfine, 100 runs each, the peer 1.8 and 1.9 ms), the
+  difference in system time. So `process.sh` now times each short row in five rounds that take
+  turns (`merge_rounds.py` pools them), so that such a burst falls on every command alike. The
+  static cold search reads 3.07× (5.44 ms) in this run and 3.44× (6.03 ms) in the first, against
+  3.73× and 3.16× in round 20's two runs: still over 2.5×; the static add + remove meets it in
+  both (2.36×, 2.36×). Imports against raw C read 0.96×, 0.83×, 0.88× here and 0.86×, 0.87×,
+  0.82× in the first; toggles 0.92×, 0.92×, 0.90× and 1.21×, 0.90×, 0.87×: both targets met in
+  both runs, as in round 20's two.
 - **round 20: BEGIN and COMMIT prepared once; what bounds the cold rows, measured.**
   The tables above are `Benchmarks/run.sh` on commit eea4e22, all of it one run; a first
   full run on the same engine code (cc9fefa, the floors line added to process.sh before it
