@@ -190,16 +190,20 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     }
 
     /// Decodes `data`, telling JSON that is not JSON from JSON of the wrong shape.
+    ///
+    /// Only a body that fails to decode is read a second time, by ``AnyJSONValue``,
+    /// to say which: that check decodes every value and costs several times the
+    /// decode itself (0.33 s against 0.09 s for a 4.9 MB catalog). A body that
+    /// decodes is taken as it is: `JSONDecoder` has checked the structure of the
+    /// whole text, though not the digits of a value the catalog ignores.
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data, url: String) throws -> Value {
-        do {
-            _ = try JSONDecoder().decode(AnyJSONValue.self, from: data)
-        } catch {
-            let preview = String(decoding: data.prefix(60), as: UTF8.self)
-            throw ArchiveAPIError.malformedJSON(url: url, reason: "the body starts with '\(preview)'")
-        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
+            guard (try? JSONDecoder().decode(AnyJSONValue.self, from: data)) != nil else {
+                let preview = String(decoding: data.prefix(60), as: UTF8.self)
+                throw ArchiveAPIError.malformedJSON(url: url, reason: "the body starts with '\(preview)'")
+            }
             throw ArchiveAPIError.unexpectedShape(url: url, reason: error.readableDescription)
         }
     }

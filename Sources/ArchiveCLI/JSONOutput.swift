@@ -10,12 +10,11 @@ enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        var bytes = [UInt8](data)
-        bytes.append(UInt8(ascii: "\n"))
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
         do {
             try StandardOutputError.flushStandardOutput()  // what `print` wrote before goes first
-            try FileDescriptorHandle.standardOutput.write(contentsOf: bytes)
+            try data.withUnsafeBytes { try FileDescriptorHandle.standardOutput.write($0) }
         } catch let error as FileDescriptorHandle.WriteFailed {
             throw StandardOutputError(reason: error.description)
         }

@@ -33,6 +33,16 @@ struct AnyJSONValueTests {
         }
     }
 
+    /// A body that decodes is not read again: a value the catalog ignores is not
+    /// checked to the digit (the structure of the whole text is).
+    @Test func aCatalogThatDecodesIsTakenAsItIs() throws {
+        let body = #"[{"id": 17, "photoUrl": "u", "category": "c", "dishName": "d", "shopName": "s", "introduction": "i", "rating": 01}]"#
+        #expect(try HTTPArchiveRepository.decode([ArchiveSceneEntity].self, from: Data(body.utf8), url: "u").map(\.id) == [17])
+        #expect(throws: ArchiveAPIError.self) {
+            try HTTPArchiveRepository.decode([ArchiveSceneEntity].self, from: Data((body + " x").utf8), url: "u")
+        }
+    }
+
     @Test func anEmptyArrayIsAnEmptyCatalog() throws {
         #expect(try HTTPArchiveRepository.decode([ArchiveSceneEntity].self, from: Data(" [ ] ".utf8), url: "u").isEmpty)
     }
