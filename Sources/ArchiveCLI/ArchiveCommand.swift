@@ -32,7 +32,8 @@ struct ArchiveCommand: AsyncParsableCommand {
     }
 
     /// The command ``CommandLineShortcut`` recognizes in `arguments`, as a function that runs it.
-    @Sendable private static func shortcut(for arguments: [String]) -> (@Sendable () async throws -> Void)? {
+    @MainActor
+    private static func shortcut(for arguments: [String]) -> (@MainActor () async throws -> Void)? {
         guard let shortcut = CommandLineShortcut(arguments: arguments) else { return nil }
         return { try await shortcut.run() }
     }

@@ -105,7 +105,9 @@ enum CommandLineShortcut: Equatable, Sendable {
 
     // MARK: - Running
 
-    /// Runs the command, as its ArgumentParser command's `run()` would.
+    /// Runs the command, as its ArgumentParser command's `run()` would, on the main
+    /// actor where every request runs (no hop on the way).
+    @MainActor
     func run() async throws {
         switch self {
         case .search(let request): try await request.run()

@@ -16,11 +16,18 @@ extension AsyncParsableCommand {
     /// parsed without ArgumentParser's search for `--generate-completion-script`
     /// when no argument asks for it.
     ///
+    /// It runs on the main actor, as the async `main` that calls it does, so a
+    /// shortcut's command starts on the main thread without a hop through the
+    /// global executor (on Linux, the first suspension of the async `main` hands
+    /// the main queue to libdispatch's threads; a command that begins on the main
+    /// actor reaches that point later, with its database already open).
+    ///
     /// - Parameter shortcut: Given the arguments (without the program's name),
     ///   the command to run without ArgumentParser's parse, or `nil` to parse
     ///   them; its errors are reported as the parsed command's would be.
+    @MainActor
     public static func terminalSafeMain(
-        shortcut: @Sendable (_ arguments: [String]) -> (@Sendable () async throws -> Void)? = { _ in nil }
+        shortcut: (_ arguments: [String]) -> (@MainActor () async throws -> Void)? = { _ in nil }
     ) async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {

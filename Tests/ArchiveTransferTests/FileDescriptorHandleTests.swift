@@ -1,6 +1,7 @@
 @testable import ArchiveTransfer
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,9 +24,9 @@ import Glibc
     /// thread: every byte arrives, in order, and the reader sees the end of the
     /// file once the handle that owns the write end is gone.
     @Test func everyByteReachesTheReaderAndTheOwnersEndClosesThePipe() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        let (readEnd, writeEnd) = (ends[0], ends[1])
+        // Close-on-exec: a binary another test spawns meanwhile must not inherit the
+        // write end, or the reader would see the end of the file only when it exits.
+        let (readEnd, writeEnd) = try #require(CloseOnExecPipe.make())
         defer { close(readEnd) }
         let sent = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
         let writer = Thread {
@@ -53,8 +54,8 @@ import Glibc
     /// descriptor's number may already name another test's file).
     @Test func aHandleClosesOnlyTheDescriptorItOwns() throws {
         for owns in [false, true] {
-            var ends: [Int32] = [0, 0]
-            try #require(pipe(&ends) == 0)
+            let pair = try #require(CloseOnExecPipe.make())  // not inherited by another test's child
+            let ends = [pair.read, pair.write]
             defer {
                 close(ends[0])
                 if !owns { close(ends[1]) }
@@ -69,6 +70,22 @@ import Glibc
             #expect(poll(&state, 1, 0) == (owns ? 1 : 0))
             #expect((state.revents & Int16(POLLHUP) != 0) == owns, "owns: \(owns)")
         }
+    }
+
+    /// The tests' pipes stay out of the programs other tests spawn (the reader of
+    /// the test above once waited two minutes for such a stranger to exit).
+    @Test func aTestsPipeIsNotInheritedByAProgramSpawnedMeanwhile() throws {
+        let (readEnd, writeEnd) = try #require(CloseOnExecPipe.make())
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        // The child lists the descriptors it holds, as `ls` sees them through /proc.
+        let result = try ChildProcess.run("/bin/sh", ["-c", "ls /proc/$$/fd"])
+        #expect(result.status == 0)
+        let held = Set(result.stdout.split(separator: "\n").compactMap { Int32($0) })
+        #expect(held.isDisjoint(with: [readEnd, writeEnd]), "the child holds \(held.sorted())")
+        #expect(held.isSuperset(of: [0, 1, 2]))
     }
 
     @Test func aFileThatCannotBeOpenedIsNil() {

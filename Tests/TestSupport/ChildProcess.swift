@@ -59,18 +59,21 @@ public final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
 
+        // Pipes are close-on-exec (CloseOnExecPipe): another test's child must not hold their ends.
         var inputPipe: [Int32] = [-1, -1]
         switch input {
         case .null:
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         case .pipe:
-            guard pipe(&inputPipe) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            guard let ends = CloseOnExecPipe.make() else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            inputPipe = [ends.read, ends.write]
             posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
             posix_spawn_file_actions_addclose(&actions, inputPipe[1])
         }
         var outputPipe: [Int32] = [-1, -1]
         if streamingStdout {
-            guard pipe(&outputPipe) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            guard let ends = CloseOnExecPipe.make() else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            outputPipe = [ends.read, ends.write]
             posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
             posix_spawn_file_actions_addclose(&actions, outputPipe[0])
             stdoutPath = nil
