@@ -26,7 +26,7 @@ import Glibc
     @Test func everyByteReachesTheReaderAndTheOwnersEndClosesThePipe() throws {
         // Close-on-exec: a binary another test spawns meanwhile must not inherit the
         // write end, or the reader would see the end of the file only when it exits.
-        let (readEnd, writeEnd) = try #require(CloseOnExecPipe.make())
+        let (readEnd, writeEnd) = try CloseOnExecPipe.make()
         defer { close(readEnd) }
         let sent = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
         let writer = Thread {
@@ -54,7 +54,7 @@ import Glibc
     /// descriptor's number may already name another test's file).
     @Test func aHandleClosesOnlyTheDescriptorItOwns() throws {
         for owns in [false, true] {
-            let pair = try #require(CloseOnExecPipe.make())  // not inherited by another test's child
+            let pair = try CloseOnExecPipe.make()  // not inherited by another test's child
             let ends = [pair.read, pair.write]
             defer {
                 close(ends[0])
@@ -75,7 +75,7 @@ import Glibc
     /// The tests' pipes stay out of the programs other tests spawn (the reader of
     /// the test above once waited two minutes for such a stranger to exit).
     @Test func aTestsPipeIsNotInheritedByAProgramSpawnedMeanwhile() throws {
-        let (readEnd, writeEnd) = try #require(CloseOnExecPipe.make())
+        let (readEnd, writeEnd) = try CloseOnExecPipe.make()
         defer {
             close(readEnd)
             close(writeEnd)

@@ -65,14 +65,14 @@ public final class ChildProcess {
         case .null:
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         case .pipe:
-            guard let ends = CloseOnExecPipe.make() else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            let ends = try CloseOnExecPipe.make()
             inputPipe = [ends.read, ends.write]
             posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
             posix_spawn_file_actions_addclose(&actions, inputPipe[1])
         }
         var outputPipe: [Int32] = [-1, -1]
         if streamingStdout {
-            guard let ends = CloseOnExecPipe.make() else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            let ends = try CloseOnExecPipe.make()
             outputPipe = [ends.read, ends.write]
             posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
             posix_spawn_file_actions_addclose(&actions, outputPipe[0])
