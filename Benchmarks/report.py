@@ -263,6 +263,34 @@ def main():
     w("""
 ## Notes on the misses
 
+- **round 22: libstdc++ linked in; two full runs on a slower, bimodal host.** The tables
+  above are `Benchmarks/run.sh` on commit 532b4e4, all of it one run; a first full run of the
+  same commit, an hour earlier on the same machine, is quoted for its spread. This machine is
+  about twice as slow as round 21's (the `sqlite3` query: 3.37 and 4.15 ms against 1.77; merge
+  p50 at 10,000: 42 and 43 µs against 16). (1) The static build links `libstdc++.a` instead of loading
+  `libstdc++.so`, and drops SwiftPM's `$ORIGIN` runpath (README, the install command; process.sh
+  refuses a static binary that still loads the one or has the other); the short commands start on
+  the main actor. Measured on their own before the runs (README): a cold static search 11.05 →
+  8.05 ms of CPU, 726 → 663 page faults (`perf stat -r 100`), 3.24× → 2.46× of `sqlite3` in
+  process.sh's rounds, 18 → 11 context switches. (2) The static cold search reads 2.55× (8.58
+  against 3.37 ms) in the first run and 2.80× (11.62 against 4.15 ms) in this one: still over
+  2.5×. The floors line says where it stands: the engine-only program takes 1.57× and 1.43× of
+  the peer, the async floor 0.84× and 0.89×; what `archive` adds on top of the engine (argument
+  parsing, the bundled catalog, the store and its threads) is about one more `sqlite3` query.
+  The static add + remove meets 2.5× in both (2.06×, 1.72×); the static export reads 0.89×
+  and 1.01× of `sqlite3 -json`'s time (met, then missed by 1 %); the import stays faster than
+  the Python script (0.59×, 0.52× of its time) at 47 MB. (3) Imports against raw C read 0.88×,
+  0.92×, 0.86× in the first run and 0.83×, 0.92×, 0.93× here: two more full runs that both meet
+  0.8× at every N. (4) Page and toggle. Every page benchmark's times have two modes on this
+  host, whoever the peer: in the first run raw C's p25 is 32–34 µs and its p75 57–58, the
+  engine's p0 38–40 and its p25 61–67; the p50 falls in one mode or the other per process, so
+  the first run reads 2.18×, 1.94×, 2.15× (raw C in the fast mode, the engine in the slow) and
+  this one 1.31×, 1.27×, 1.35×, where round 21 read 1.23×, 1.17×, 1.17×. The fastest calls
+  (p0) read 1.23×, 1.22×, 1.21× and 1.27×, 1.23×, 1.18×; a run of `page/.*/10000` alone between the
+  two runs read 38 µs for the engine and 53 for raw C (0.72×). Toggle's p50 moves the same
+  way (0.86×, 0.90×, 0.80× then 0.80×, 0.80×, 0.73×). What would settle both on such a host is
+  timing the engine and raw C in one benchmark that takes turns call by call (a custom metric
+  for each), as process.sh's rounds do for whole processes; not built this round.
 - **round 21: `archive` without Foundation; the whole-process rows in rounds.** The tables
   above are `Benchmarks/run.sh` on commit 95e036b, all of it one run; a first full run on
   8fb6e70 (the same code, before the rounds) is quoted for its spread. (1) Round 20 found the
