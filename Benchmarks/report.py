@@ -31,6 +31,13 @@ def parse(path):
         if label.startswith("Time (wall clock)"):
             unit = re.search(r"\((ns|μs|us|ms|s)\)", label).group(1)
             results[name]["time"] = {k: v * TIME_UNITS[unit] for k, v in p.items()}
+        elif re.match(r"\w+ call \(ns\)", label):
+            # The paired benchmarks' custom metrics: one call's time by peer, in ns, which
+            # ordo-one/benchmark prints scaled (`(K)`: thousands of ns).
+            peer = label.split(" ", 1)[0]
+            scaled = re.search(r"\(ns\) \(([KMG])\)", label)
+            scale = {"K": 1e3, "M": 1e6, "G": 1e9}[scaled.group(1)] if scaled else 1.0
+            results[name].setdefault("calls", {})[peer] = {k: v * scale / 1e3 for k, v in p.items()}
         elif label.startswith("Memory (resident peak)"):
             unit = re.search(r"\(([KMG]?)\)", label).group(1)
             scale = {"": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}[unit]
@@ -43,6 +50,7 @@ def expected(sizes):
     names += [f"merge/original/{n}" for n in sizes]
     names += [f"import/engineNoIndex/{n}" for n in sizes]
     names += [f"favoritesSearch/{peer}/{n}" for n in sizes for peer in ["engine", "rawCScan"]]
+    names += [f"{op}/paired/{n}" for n in sizes for op in ["page", "toggle"]]
     names.append(f"storeSearch/engine/{max(sizes)}")
     return names
 
@@ -98,6 +106,11 @@ def main():
         r = results.get(f"{op}/{peer}/{n}", {}).get("time")
         return r[p] if r else None
 
+    def paired(op, peer, n):
+        """p50 of one call in µs, from the benchmark where the engine and raw C take turns."""
+        r = results.get(f"{op}/paired/{n}", {}).get("calls", {}).get(peer)
+        return r["p50"] if r else None
+
     def mem(op, peer, n):
         return results.get(f"{op}/{peer}/{n}", {}).get("memory")
 
@@ -142,6 +155,8 @@ def main():
             w(f"| merge {p} (µs) | {n:,} | " + " | ".join(fmt(t("merge", peer, n, p), 1) for peer in PEERS) + " |")
         w(f"| toggle (ops/s) | {n:,} | {fmt(ops_per_s('engine', n))} | {fmt(ops_per_s('rawC', n))} | {fmt(ops_per_s('grdb', n))} | — |")
         w(f"| page p50 (µs) | {n:,} | " + " | ".join(fmt(t("page", peer, n), 1) for peer in PEERS[:3]) + " | — |")
+        for op in ["toggle", "page"]:
+            w(f"| {op} p50, taking turns (µs) | {n:,} | {fmt(paired(op, 'engine', n), 1)} | {fmt(paired(op, 'rawC', n), 1)} | — | — |")
         w(f"| open p50 (µs) | {n:,} | " + " | ".join(fmt(t("open", peer, n), 1) for peer in PEERS[:3]) + " | — |")
     largest = max(sizes)
     w(f"\nFull archive search through the Store (dispatch → bundled catalog → merge → new state) at N = {largest:,}: "
@@ -211,9 +226,13 @@ def main():
 
     for n in sizes:
         for op in ["merge", "page"]:
-            e, r = t(op, "engine", n), t(op, "rawC", n)
+            # Page: from the benchmark where the engine and raw C take turns call by call
+            # (round 22: timed in processes of their own, the two peers met the host in
+            # different modes).
+            e, r = (paired(op, "engine", n), paired(op, "rawC", n)) if op == "page" else (t(op, "engine", n), t(op, "rawC", n))
             ratio = e / r if e and r else None
-            check(f"{op} p50 within 1.3× raw C, N = {n:,}", ratio, ratio is not None and ratio <= 1.3, f"{ratio:.2f}×" if ratio else "")
+            how = " (taking turns)" if op == "page" else ""
+            check(f"{op} p50 within 1.3× raw C{how}, N = {n:,}", ratio, ratio is not None and ratio <= 1.3, f"{ratio:.2f}×" if ratio else "")
     if 10_000 in sizes and 1_000_000 in sizes:
         ratio = t("merge", "engine", 1_000_000) / t("merge", "engine", 10_000)
         check("merge at 1,000,000 within 2× of 10,000", ratio, ratio <= 2, f"{ratio:.2f}×")
@@ -221,8 +240,9 @@ def main():
         e, r, g = rows_per_s("engine", n), rows_per_s("rawC", n), rows_per_s("grdb", n)
         check(f"import ≥ 0.8× raw C rows/s, N = {n:,}", e, e and r and e / r >= 0.8, f"{e / r:.2f}×" if e and r else "")
         check(f"import ≥ 3× GRDB rows/s, N = {n:,}", e, e and g and e / g >= 3, f"{e / g:.1f}×" if e and g else "")
-        e, r = ops_per_s("engine", n), ops_per_s("rawC", n)
-        check(f"toggle ≥ 0.8× raw C ops/s, N = {n:,}", e, e and r and e / r >= 0.8, f"{e / r:.2f}×" if e and r else "")
+        e, r = paired("toggle", "engine", n), paired("toggle", "rawC", n)
+        e, r = (1e6 / e if e else None), (1e6 / r if r else None)
+        check(f"toggle ≥ 0.8× raw C ops/s (taking turns), N = {n:,}", e, e and r and e / r >= 0.8, f"{e / r:.2f}×" if e and r else "")
         e, r = t("open", "engine", n), t("open", "rawC", n)
         check(f"open within 1.5× raw C, N = {n:,}", e, e and r and e / r <= 1.5, f"{e / r:.2f}×" if e and r else "")
     if peak:

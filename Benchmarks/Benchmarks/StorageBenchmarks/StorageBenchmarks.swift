@@ -55,6 +55,21 @@ private func configuration(_ metrics: [BenchmarkMetric], iterations: Int, second
         maxIterations: Fixtures.isSmoke ? min(iterations, 5) : iterations)
 }
 
+/// The metrics of the paired benchmarks: one call's time, in nanoseconds, by peer.
+private enum PairedMetric {
+    static let engine = BenchmarkMetric.custom("engine call (ns)")
+    static let rawC = BenchmarkMetric.custom("rawC call (ns)")
+    static let all = [engine, rawC]
+}
+
+/// The time `body` takes, in nanoseconds.
+private func nanoseconds(_ body: () throws -> Void) rethrows -> Int {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = (ContinuousClock.now - start).components
+    return Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
+}
+
 let benchmarks: @Sendable () -> Void = {
     for count in Fixtures.sizes {
         for (name, open) in peers {
@@ -145,6 +160,34 @@ let benchmarks: @Sendable () -> Void = {
             guard let raw = try peer("rawC", count, { try RawCPeer(path: $0) }) as? RawCPeer else { return }
             for _ in benchmark.scaledIterations {
                 blackHole(try raw.scan(WorkloadData.rareKeyword))
+            }
+        }
+
+        // 8. Page and toggle, the engine and raw C taking turns call by call (engine, raw C,
+        // raw C, engine), each call's time a sample of its peer's own metric. On a host whose
+        // speed changes from one minute to the next (round 22, BENCHMARKS.md: every page
+        // benchmark there had two modes, 33 and 57 µs for raw C), a change falls on both alike,
+        // where the benchmarks above time each peer in a process of its own, at another moment.
+        Benchmark("page/paired/\(count)", configuration: configuration(PairedMetric.all, iterations: 10_000)) { benchmark in
+            let engine = try peer("engine", count, { try EnginePeer(path: $0) })
+            let raw = try peer("rawC", count, { try RawCPeer(path: $0) })
+            for _ in benchmark.scaledIterations {
+                let turns: [(BenchmarkMetric, any FavoritesPeer)] = [(PairedMetric.engine, engine), (PairedMetric.rawC, raw), (PairedMetric.rawC, raw), (PairedMetric.engine, engine)]
+                for (metric, instance) in turns {
+                    benchmark.measurement(metric, try nanoseconds { blackHole(try instance.newestPage()) })
+                }
+            }
+        }
+        Benchmark("toggle/paired/\(count)", configuration: configuration(PairedMetric.all, iterations: 2_500)) { benchmark in
+            let workload = data(1)
+            let engine = try peer("engine", count, { try EnginePeer(path: $0) })
+            let raw = try peer("rawC", count, { try RawCPeer(path: $0) })
+            for _ in benchmark.scaledIterations {
+                // Each adds the favorite past the stored range, then deletes it: the file ends as it began.
+                let turns: [(BenchmarkMetric, any FavoritesPeer, Bool)] = [(PairedMetric.engine, engine, true), (PairedMetric.rawC, raw, true), (PairedMetric.rawC, raw, false), (PairedMetric.engine, engine, false)]
+                for (metric, instance, add) in turns {
+                    benchmark.measurement(metric, try nanoseconds { try instance.toggle(workload, number: 0, add: add) })
+                }
             }
         }
 
