@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
         .library(name: "ArchiveTransfer", targets: ["ArchiveTransfer"]),
         .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
+        .library(name: "MainThread", targets: ["MainThread"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
         .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
     ],
@@ -119,10 +120,14 @@ let package = Package(
         ),
 
         // MARK: - What both fronts share
+        // libdispatch's main-queue hooks, declared for Swift, and the main thread's
+        // loop over them (MainThreadRunLoop: `archive`'s entry point).
+        .systemLibrary(name: "CDispatchMainQueue"),
+        .target(name: "MainThread", dependencies: ["CDispatchMainQueue"], swiftSettings: swiftSettings),
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveTransfer", "SQLite",
+                "ArchiveCore", "ArchiveTransfer", "SQLite", "MainThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -179,7 +184,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReliabilityHelper",
-            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer"],
+            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "MainThread"],
             path: "Tests/ReliabilityHelper",
             swiftSettings: swiftSettings
         ),

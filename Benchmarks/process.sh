@@ -130,13 +130,16 @@ compare cold-search \
 
 # What bounds the cold rows, in one hyperfine run beside the same peer (a full run times
 # the static builds): a program linking only the engine (MergeProcess: open the same file, check its
-# migrations, one merge of 50 IDs, print, exit), and a Swift program whose async main awaits
-# one detached task (AsyncFloor: the runtime's floor for any command that awaits work off
-# the main thread, as every `archive` command's store does). A smoke run times the dynamic builds.
+# migrations, one merge of 50 IDs, print, exit), and a Swift program that awaits one detached
+# task from its main actor (AsyncFloor: the runtime's floor for any command that awaits work off
+# the main thread, as every `archive` command's store does), served by the main thread's own
+# loop as `archive` is (MainThreadRunLoop), and by dispatch_main() as an async `main` is.
+# A smoke run times the dynamic builds.
 floor_bin=${static_bin:-$(swift build -c release --show-bin-path)}
 in_rounds floors "$rounds" "$runs" "$warmup" -N \
   -n engine-only "$floor_bin/MergeProcess $database 1000 1" \
-  -n async-floor "$floor_bin/AsyncFloor" \
+  -n run-loop-floor "$floor_bin/AsyncFloor" \
+  -n async-floor "$floor_bin/AsyncFloor --dispatch-main" \
   -n peer "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'"
 
 # The peers write archive_objects only: they do not keep the favorites search index

@@ -40,6 +40,9 @@ if [[ $mode == smoke ]]; then
   bash probes/bulk_index_runs.sh 3000 1 "none:0 fts5:0 serial:2 parallel:2 pipelined:2" "fixture varied" 500
   bash probes/check_probe_guards.sh
   bash probes/varied_import.sh 300 "$(swift build -c release --show-bin-path)/archive" 1
+  # The floor program both ways, taking turns (README, MainThreadRunLoop).
+  floor="$(swift build -c release --show-bin-path)/AsyncFloor"
+  python3 probes/alternate.py 2 "$floor" "$floor --dispatch-main"
   # The Swift side of the bulk index (ArchiveSearch's SearchRunBuilder), its lookups checked
   # against a scan (it exits 1 on a difference).
   swift build -c release --package-path probes/run_builder

@@ -1,8 +1,7 @@
 import ArchiveFront
 import ArgumentParser
 
-/// `archive`: the command-line front of FavoriteArchive.
-@main
+/// `archive`: the command-line front of FavoriteArchive (``ArchiveMain`` runs it).
 struct ArchiveCommand: AsyncParsableCommand {
     static var configuration: CommandConfiguration { RootCommandConfiguration.resolved(baseConfiguration) }
 
@@ -25,15 +24,9 @@ struct ArchiveCommand: AsyncParsableCommand {
     /// The shared options given before the subcommand (`archive --database X search`).
     @OptionGroup var global: GlobalOptions
 
-    /// Runs the command; an error's message reaches stderr with its control characters made visible.
-    /// `search`, `add` and `remove` command lines that ``CommandLineShortcut`` recognizes skip ArgumentParser's parse.
-    static func main() async {
-        await terminalSafeMain(shortcut: shortcut(for:))
-    }
-
     /// The command ``CommandLineShortcut`` recognizes in `arguments`, as a function that runs it.
     @MainActor
-    private static func shortcut(for arguments: [String]) -> (@MainActor () async throws -> Void)? {
+    static func shortcut(for arguments: [String]) -> (@MainActor () async throws -> Void)? {
         guard let shortcut = CommandLineShortcut(arguments: arguments) else { return nil }
         return { try await shortcut.run() }
     }

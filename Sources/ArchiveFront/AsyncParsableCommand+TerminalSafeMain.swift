@@ -16,11 +16,8 @@ extension AsyncParsableCommand {
     /// parsed without ArgumentParser's search for `--generate-completion-script`
     /// when no argument asks for it.
     ///
-    /// It runs on the main actor, as the async `main` that calls it does, so a
-    /// shortcut's command starts on the main thread without a hop through the
-    /// global executor (on Linux, the first suspension of the async `main` hands
-    /// the main queue to libdispatch's threads; a command that begins on the main
-    /// actor reaches that point later, with its database already open).
+    /// It runs on the main actor, where ``MainThreadRunLoop`` (or an async `main`)
+    /// calls it, so a shortcut's command starts without a hop through the global executor.
     ///
     /// - Parameter shortcut: Given the arguments (without the program's name),
     ///   the command to run without ArgumentParser's parse, or `nil` to parse

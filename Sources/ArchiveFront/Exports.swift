@@ -6,3 +6,4 @@
 @_exported public import ArchiveStorage
 @_exported public import ArchiveTransfer
 @_exported public import Redux
+@_exported public import MainThread

@@ -30,6 +30,18 @@ struct CLIServeTests {
         #expect(unknown.stderr.contains("no dish with ID 4242"))
     }
 
+    /// `archive` serves its main actor from the main thread (`MainThreadRunLoop`), which
+    /// waits on the main queue between requests. An async `main` on Linux would have
+    /// parked it in `sigsuspend` for good (`dispatch_main()`) and served the main actor
+    /// from a libdispatch thread. (`MainThreadRunLoopTests` checks the loop itself.)
+    @Test func theMainThreadServesTheMainActor() throws {
+        let server = try ServeProcess(cli: cli)
+        #expect(try cli.run(["categories", "--api-url", server.url]).status == 0)
+        let pid = server.process.pid
+        let waitingIn = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/wchan", encoding: .utf8)
+        #expect(!waitingIn.contains("sigsuspend"), "the main thread of archive serve waits in \(waitingIn)")
+    }
+
     @Test func aPortInUseIsAClearFailure() throws {
         let server = try ServeProcess(cli: cli)
         let port = try #require(URL(string: server.url)?.port)

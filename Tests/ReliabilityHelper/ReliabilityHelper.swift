@@ -2,6 +2,7 @@ import ArchiveCore
 import ArchiveTransfer
 import ArchiveStorage
 import Foundation
+import MainThread
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,7 @@ import Glibc
 ///     reliability-helper ack-writes DB FIRST_ID     store FIRST_ID, FIRST_ID+1... forever; "ack ID" after each commit
 ///     reliability-helper import DB FILE [LIMIT]     import FILE; "progress N" while storing; LIMIT caps the file size (RLIMIT_FSIZE)
 ///     reliability-helper churn DB INDEX OPS          OPS stores/removes in its own ID range and flips key "flag.INDEX"
+///     reliability-helper main-thread STATUS          MainThreadRunLoop: says where the main actor runs, then ends with STATUS
 @main
 enum ReliabilityHelper {
     static func main() {
@@ -26,11 +28,31 @@ enum ReliabilityHelper {
                 try importFile(path: arguments[1], file: arguments[2])
             case "churn" where arguments.count == 4:
                 try churn(path: arguments[1], index: Int(arguments[2]) ?? 0, operations: Int(arguments[3]) ?? 0)
+            case "main-thread" where arguments.count == 2:
+                mainThread(status: Int32(arguments[1]) ?? 1)
             default:
-                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS")
+                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS | main-thread STATUS")
             }
         } catch {
             fail("\(error)")
+        }
+    }
+
+    /// Runs the main actor through ``MainThreadRunLoop``: says on which thread it runs at the
+    /// start and after each of 100 hops off it (detached tasks, a sleep), then returns (status 0)
+    /// or exits with `status`.
+    static func mainThread(status: Int32) -> Never {
+        let main = pthread_self()  // `main()` runs on the main thread
+        MainThreadRunLoop.run {
+            say("main actor on the main thread: \(pthread_equal(pthread_self(), main) != 0)")
+            var sum = 0
+            for hop in 0..<100 {
+                sum += await Task.detached { hop }.value
+                if hop == 50 { try? await Task.sleep(for: .milliseconds(10)) }
+                if pthread_equal(pthread_self(), main) == 0 { say("hop \(hop) resumed off the main thread") }
+            }
+            say("after 100 hops: \(sum), on the main thread: \(pthread_equal(pthread_self(), main) != 0)")
+            if status != 0 { exit(status) }
         }
     }
 

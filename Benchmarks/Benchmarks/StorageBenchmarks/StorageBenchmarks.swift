@@ -191,7 +191,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        // The original app's merge, over the engine's file.
+        // 9. The original app's merge, over the engine's file.
         Benchmark("merge/original/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 5 : 50, seconds: 30)) { benchmark in
             let path = try Fixtures.populated("engine", count) { try EnginePeer(path: $0) }
             let original = try OriginalApproachPeer(path: path)
@@ -206,7 +206,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // 7. The full archive search through the Store, at the largest size, dispatched
+    // 10. The full archive search through the Store, at the largest size, dispatched
     // from the main actor as both fronts dispatch it (TUIApp and the CLI's commands
     // are @MainActor). ordo-one runs a benchmark on a task of the global pool:
     // awaiting the store from there would also time a hop to the main thread and back

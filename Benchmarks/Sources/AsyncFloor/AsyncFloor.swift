@@ -1,13 +1,32 @@
-// The Swift runtime's floor for a command whose async main awaits work off the
-// main thread, as every `archive` command does (its store's effects run as tasks,
-// and its store lives on the main actor): on Linux that first hop starts
-// libdispatch's worker threads. process.sh times it beside the cold rows.
+// The Swift runtime's floor for a command that awaits work off the main thread,
+// as every `archive` command does (its store's effects run as tasks, and its
+// store lives on the main actor). process.sh times it beside the cold rows, both
+// ways a program can serve its main actor:
+//
+//   AsyncFloor                 the main thread's own loop (MainThreadRunLoop), as `archive` runs
+//   AsyncFloor --dispatch-main what an async `main` does on Linux: dispatch_main(), which ends
+//                              the main thread and leaves the main queue to a libdispatch thread
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import MainThread
 
 /// Awaits one detached task from the main actor, prints its value, exits.
 @main
-struct AsyncFloor {
-    static func main() async {
-        let value = await Task.detached { 42 }.value
-        print(value)
+enum AsyncFloor {
+    static func main() {
+        let work: @MainActor () async -> Void = {
+            let value = await Task.detached { 42 }.value
+            print(value)
+        }
+        if CommandLine.arguments.dropFirst().first == "--dispatch-main" {
+            Task { @MainActor in
+                await work()
+                exit(0)
+            }
+            dispatchMain()
+        }
+        MainThreadRunLoop.run(work)
     }
 }
