@@ -292,6 +292,26 @@ def main():
     w("""
 ## Notes on the misses
 
+- **round 23: page and toggle timed taking turns; the main thread serves `archive`'s main
+  actor.** The tables above are `Benchmarks/run.sh` on commit e2a608e, all of it one run. (1) Page
+  and toggle are now timed in one benchmark where the engine and raw C take turns call by call
+  (engine, raw C, raw C, engine; each call's time a custom metric of its peer), so that the
+  host's two speeds (round 22) fall on both alike: page 1.23×, 1.18×, 1.21× of raw C at p50,
+  toggle 0.86×, 0.83×, 0.86× of its rate, every N met; the rows timed in processes of their
+  own stay in the results table. (2) `archive` has no async `main` any more (README,
+  `MainThreadRunLoop`): the floors line shows the floor program at 0.80× of the peer with the
+  main thread's loop and 0.88× with `dispatch_main()`, and a cold static search faults 675
+  pages instead of 691 (`perf stat -r 50`). (3) The static cold search still misses: 2.73×
+  (9.96 against 3.65 ms); round 22's two runs read 2.55× and 2.80×. The engine-only program
+  takes 1.56×: what `archive` adds above it is about 4.5 ms, more than one `sqlite3` query.
+  A relink without PIE (README, the install command's notes) took the same search from 9.4 to
+  7.3 ms beside `sqlite3`'s 3.2 (2.28×), 245 fewer page faults (the relocated `.data.rel.ro`);
+  not taken, since the same binary answers the network. What is left to try: running the
+  short commands' effects on the main thread too (a task executor over the main queue: no
+  worker threads for `search`, `add`, `remove`), and a smaller binary for them. Everything
+  else #13 names is met in this run: imports 1.00×, 0.96×, 0.86× of raw C; import end to end
+  0.85× of raw C at 46 MB, 0.59× of the Python script's time (static); export 0.93× of
+  `sqlite3 -json`'s time (static); static add + remove 1.93×; standalone merge (static) 1.24×.
 - **round 22: libstdc++ linked in; two full runs on a slower, bimodal host.** The tables
   above are `Benchmarks/run.sh` on commit 532b4e4, all of it one run; a first full run of the
   same commit, an hour earlier on the same machine, is quoted for its spread. This machine is
