@@ -1,6 +1,7 @@
 import ArchiveCore
 import ArchiveTransfer
 import ArchiveStorage
+import Dispatch
 import Foundation
 import MainThread
 #if canImport(Glibc)
@@ -39,8 +40,8 @@ enum ReliabilityHelper {
     }
 
     /// Runs the main actor through ``MainThreadRunLoop``: says on which thread it runs at the
-    /// start and after each of 100 hops off it (detached tasks, a sleep), then returns (status 0)
-    /// or exits with `status`.
+    /// start and after each of 100 hops off it (detached tasks, one resume from a dispatch queue),
+    /// then returns (status 0) or exits with `status`.
     static func mainThread(status: Int32) -> Never {
         let main = pthread_self()  // `main()` runs on the main thread
         MainThreadRunLoop.run {
@@ -48,7 +49,12 @@ enum ReliabilityHelper {
             var sum = 0
             for hop in 0..<100 {
                 sum += await Task.detached { hop }.value
-                if hop == 50 { try? await Task.sleep(for: .milliseconds(10)) }
+                if hop == 50 {
+                    // A resume from outside the task pool: a libdispatch queue wakes the main queue.
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue.global().async { continuation.resume() }
+                    }
+                }
                 if pthread_equal(pthread_self(), main) == 0 { say("hop \(hop) resumed off the main thread") }
             }
             say("after 100 hops: \(sum), on the main thread: \(pthread_equal(pthread_self(), main) != 0)")

@@ -11,7 +11,7 @@ struct MainThreadRunLoopTests {
         let path = BuiltProduct.url(named: "ReliabilityHelper").path
         let result = try ChildProcess.run(path, ["main-thread", String(status)], timeout: .seconds(60))
         #expect(result.status == status, "\(result.stderr)")
-        // 100 hops through detached tasks (and a sleep) and back: each resumed on the main
+        // 100 hops through detached tasks (and a libdispatch queue) and back: each resumed on the main
         // thread, none waiting for a wakeup that never came (the timeout would end it).
         #expect(result.stdout == """
             main actor on the main thread: true
