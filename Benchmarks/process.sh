@@ -133,12 +133,14 @@ compare cold-search \
 # migrations, one merge of 50 IDs, print, exit), and a Swift program that awaits one detached
 # task from its main actor (AsyncFloor: the runtime's floor for any command that awaits work off
 # the main thread, as every `archive` command's store does), served by the main thread's own
-# loop as `archive` is (MainThreadRunLoop), and by dispatch_main() as an async `main` is.
+# loop as `archive` is (MainThreadRunLoop), the same with the task kept on the main thread as
+# `archive search`, `add` and `remove` run, and by dispatch_main() as an async `main` is.
 # A smoke run times the dynamic builds.
 floor_bin=${static_bin:-$(swift build -c release --show-bin-path)}
 in_rounds floors "$rounds" "$runs" "$warmup" -N \
   -n engine-only "$floor_bin/MergeProcess $database 1000 1" \
   -n run-loop-floor "$floor_bin/AsyncFloor" \
+  -n main-thread-floor "$floor_bin/AsyncFloor --tasks-on-main-thread" \
   -n async-floor "$floor_bin/AsyncFloor --dispatch-main" \
   -n peer "sqlite3 $database 'select id from archive_objects where id in (17,21,33)'"
 

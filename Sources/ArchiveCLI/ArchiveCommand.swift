@@ -23,11 +23,4 @@ struct ArchiveCommand: AsyncParsableCommand {
 
     /// The shared options given before the subcommand (`archive --database X search`).
     @OptionGroup var global: GlobalOptions
-
-    /// The command ``CommandLineShortcut`` recognizes in `arguments`, as a function that runs it.
-    @MainActor
-    static func shortcut(for arguments: [String]) -> (@MainActor () async throws -> Void)? {
-        guard let shortcut = CommandLineShortcut(arguments: arguments) else { return nil }
-        return { try await shortcut.run() }
-    }
 }

@@ -24,9 +24,27 @@ public enum MainThreadRunLoop {
     /// Where the loop cannot wait (libdispatch gives no descriptor, or `poll` fails
     /// for another reason than a signal), the main queue is left to `dispatch_main()`,
     /// exactly as an async `main` would: nothing already queued is lost.
-    public static func run(_ body: @escaping @MainActor () async -> Void) -> Never {
+    ///
+    /// - Parameters:
+    ///   - keepingTasksOnMainThread: Whether every job the Swift runtime would give its
+    ///     global concurrent executor (detached and unstructured tasks, nonisolated async
+    ///     functions, default actors) runs on the main queue too, so that the process
+    ///     starts no worker thread of its own: libdispatch's pool starts a worker, its
+    ///     manager thread, an epoll and a timer on first use, 1.5 to 2.7 ms of a
+    ///     cold `archive search` (README). Only for a body that awaits its work and never
+    ///     blocks a thread waiting for a task: that task would now wait for the
+    ///     blocked thread. `Task.sleep` keeps the runtime's own path; libraries'
+    ///     threads (SwiftNIO's event loops) are unaffected, their results come back
+    ///     through the main queue.
+    ///   - body: What the process does, on the main actor.
+    public static func run(
+        keepingTasksOnMainThread: Bool = false, _ body: @escaping @MainActor () async -> Void
+    ) -> Never {
         #if os(Linux)
         let handle = _dispatch_get_main_queue_handle_4CF()
+        // Only with a loop to serve them (below); dispatch_main() would serve them too,
+        // but from a thread of its own, which is what this is meant to avoid.
+        if keepingTasksOnMainThread, handle >= 0 { favorite_archive_keep_global_jobs_on_main_queue() }
         #endif
         Task { @MainActor in
             await body()

@@ -15,7 +15,9 @@ import Glibc
 ///     reliability-helper ack-writes DB FIRST_ID     store FIRST_ID, FIRST_ID+1... forever; "ack ID" after each commit
 ///     reliability-helper import DB FILE [LIMIT]     import FILE; "progress N" while storing; LIMIT caps the file size (RLIMIT_FSIZE)
 ///     reliability-helper churn DB INDEX OPS          OPS stores/removes in its own ID range and flips key "flag.INDEX"
-///     reliability-helper main-thread STATUS          MainThreadRunLoop: says where the main actor runs, then ends with STATUS
+///     reliability-helper main-thread STATUS [tasks-on-main-thread]
+///                                                     MainThreadRunLoop: says where the main actor (and the
+///                                                     detached tasks) run, then ends with STATUS
 @main
 enum ReliabilityHelper {
     static func main() {
@@ -29,10 +31,10 @@ enum ReliabilityHelper {
                 try importFile(path: arguments[1], file: arguments[2])
             case "churn" where arguments.count == 4:
                 try churn(path: arguments[1], index: Int(arguments[2]) ?? 0, operations: Int(arguments[3]) ?? 0)
-            case "main-thread" where arguments.count == 2:
-                mainThread(status: Int32(arguments[1]) ?? 1)
+            case "main-thread" where arguments.count == 2 || (arguments.count == 3 && arguments[2] == "tasks-on-main-thread"):
+                mainThread(status: Int32(arguments[1]) ?? 1, keepingTasksOnMainThread: arguments.count == 3)
             default:
-                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS | main-thread STATUS")
+                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS | main-thread STATUS [tasks-on-main-thread]")
             }
         } catch {
             fail("\(error)")
@@ -41,14 +43,17 @@ enum ReliabilityHelper {
 
     /// Runs the main actor through ``MainThreadRunLoop``: says on which thread it runs at the
     /// start and after each of 100 hops off it (detached tasks, one resume from a dispatch queue),
-    /// then returns (status 0) or exits with `status`.
-    static func mainThread(status: Int32) -> Never {
+    /// and how many of those tasks ran on the main thread, then returns (status 0) or exits with `status`.
+    static func mainThread(status: Int32, keepingTasksOnMainThread: Bool) -> Never {
         let main = pthread_self()  // `main()` runs on the main thread
-        MainThreadRunLoop.run {
+        MainThreadRunLoop.run(keepingTasksOnMainThread: keepingTasksOnMainThread) {
             say("main actor on the main thread: \(pthread_equal(pthread_self(), main) != 0)")
             var sum = 0
+            var onMainThread = 0
             for hop in 0..<100 {
-                sum += await Task.detached { hop }.value
+                let (value, onMain) = await Task.detached { (hop, pthread_equal(pthread_self(), main) != 0) }.value
+                sum += value
+                if onMain { onMainThread += 1 }
                 if hop == 50 {
                     // A resume from outside the task pool: a libdispatch queue wakes the main queue.
                     await withCheckedContinuation { continuation in
@@ -58,6 +63,7 @@ enum ReliabilityHelper {
                 if pthread_equal(pthread_self(), main) == 0 { say("hop \(hop) resumed off the main thread") }
             }
             say("after 100 hops: \(sum), on the main thread: \(pthread_equal(pthread_self(), main) != 0)")
+            say("detached tasks that ran on the main thread: \(onMainThread)")
             if status != 0 { exit(status) }
         }
     }

@@ -4,6 +4,10 @@
 // ways a program can serve its main actor:
 //
 //   AsyncFloor                 the main thread's own loop (MainThreadRunLoop), as `archive` runs
+//                              its long commands (import, export, serve...)
+//   AsyncFloor --tasks-on-main-thread
+//                              the same loop keeping the tasks on the main thread too (no worker
+//                              thread), as `archive` runs `search`, `add` and `remove`
 //   AsyncFloor --dispatch-main what an async `main` does on Linux: dispatch_main(), which ends
 //                              the main thread and leaves the main queue to a libdispatch thread
 import Dispatch
@@ -27,6 +31,7 @@ enum AsyncFloor {
             }
             dispatchMain()
         }
-        MainThreadRunLoop.run(work)
+        let keepingTasks = CommandLine.arguments.dropFirst().first == "--tasks-on-main-thread"
+        MainThreadRunLoop.run(keepingTasksOnMainThread: keepingTasks, work)
     }
 }
