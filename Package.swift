@@ -123,11 +123,13 @@ let package = Package(
         // libdispatch's main-queue hooks, declared for Swift, and the main thread's
         // loop over them (MainThreadRunLoop: `archive`'s entry point).
         .systemLibrary(name: "CDispatchMainQueue"),
+        // glibc's <malloc.h> (mallopt), for FreedMemoryReuse.
+        .systemLibrary(name: "CMalloc"),
         .target(name: "MainThread", dependencies: ["CDispatchMainQueue"], swiftSettings: swiftSettings),
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveTransfer", "SQLite", "MainThread",
+                "ArchiveCore", "ArchiveTransfer", "SQLite", "MainThread", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

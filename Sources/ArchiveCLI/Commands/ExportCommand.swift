@@ -20,6 +20,7 @@ struct ExportCommand: ArchiveSubcommand {
 
     func run() async throws {
         InterruptCleanup.install()
+        FreedMemoryReuse.enable()
         let session = try openSession(.existingOnly, catalog: .unused)
         let destination = try ExportDestination.resolve(output, protecting: session.location.databasePath)
         let favorites = session.database.favorites
