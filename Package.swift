@@ -120,8 +120,9 @@ let package = Package(
         ),
 
         // MARK: - What both fronts share
-        // libdispatch's main-queue hooks, declared for Swift, and the main thread's
-        // loop over them (MainThreadRunLoop: `archive`'s entry point).
+        // libdispatch's main-queue hooks and the Swift runtime's global-enqueue hook,
+        // declared for Swift, and the main thread's loop over them (MainThreadRunLoop:
+        // `archive`'s entry point).
         .systemLibrary(name: "CDispatchMainQueue"),
         // glibc's <malloc.h> (mallopt), for FreedMemoryReuse.
         .systemLibrary(name: "CMalloc"),
