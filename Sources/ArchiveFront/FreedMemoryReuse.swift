@@ -10,10 +10,11 @@ import CMalloc
 /// top once more than twice the mapping threshold is free), so every page's buffers
 /// came back as fresh pages the kernel had to zero: 170,000 page faults and 1.4 s of
 /// system time in an export of a million favorites. With blocks up to 32 MB taken
-/// from the heap and up to 64 MB of free heap kept, the same export faults 2,300
-/// times, in 3.2 to 4.5 s instead of 4.7 to 5.0, with the same peak resident memory
-/// (20 MB; `perf stat`, `/usr/bin/time`, README). The peak cannot grow by it: memory
-/// kept was resident when it was last in use.
+/// from the heap and up to 64 MB of free heap kept, the same export faults 2,270
+/// times and takes 3.96 s beside `sqlite3 -json`'s 4.71, where the two were even
+/// (runs taking turns), with the same peak resident memory (20 MB; `perf stat`,
+/// `/usr/bin/time`, README). The peak cannot grow by it: memory kept was resident
+/// when it was last in use.
 public enum FreedMemoryReuse {
     /// Sets the two thresholds for the rest of the process (glibc; elsewhere nothing).
     public static func enable() {
