@@ -14,8 +14,9 @@ struct CLIMainThreadTests {
     }
 
     /// `archive add` waits for another writer's transaction, and while it waits (its insert
-    /// runs in the store's effect, a task) the process has one thread: with the global
-    /// executor's threads it had four (a worker, libdispatch's manager and a second worker).
+    /// runs in the store's effect, a task, sleeping between SQLite's busy retries) the process
+    /// has one thread, its main thread: with the global executor's threads the insert waited
+    /// on a worker, beside libdispatch's manager and a second worker (four threads).
     /// Once the other writer commits, the add lands.
     @Test func anAddWaitingForTheDatabaseRunsOnTheMainThreadAlone() throws {
         #expect(try cli.run(["search", "--category", "洋食"]).status == 0)  // creates and migrates the file
@@ -23,21 +24,25 @@ struct CLIMainThreadTests {
         try writer.execute("BEGIN IMMEDIATE")
         let add = try ChildProcess(
             CLI.executable.path, ["add", "21", "--database", cli.database], environment: cli.environment())
-        // For one second of the add's 5 s busy timeout, with the writer holding the lock: the
-        // most threads the add had, read from /proc every 5 ms (a window to look through, not a
-        // wait for a result: the add's own end is awaited below).
-        var mostThreads = 0
+        // Polled until a thread of the add sleeps in SQLite's busy handler (`hrtimer_nanosleep`:
+        // the insert is waiting for the writer), with a deadline inside the add's 5 s busy timeout.
         let clock = ContinuousClock()
-        let until = clock.now.advanced(by: .seconds(1))
-        while clock.now < until {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(add.pid)/task")) ?? []
-            mostThreads = max(mostThreads, tasks.count)
-            usleep(5_000)
+        let deadline = clock.now.advanced(by: .seconds(4))
+        var waiting: (thread: String, threads: [String])?
+        while waiting == nil, clock.now < deadline {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(add.pid)/task")) ?? []
+            for thread in threads {
+                let wchan = try? String(contentsOfFile: "/proc/\(add.pid)/task/\(thread)/wchan", encoding: .utf8)
+                if wchan == "hrtimer_nanosleep" { waiting = (thread, threads) }
+            }
+            sched_yield()
         }
         try writer.execute("COMMIT")
         let result = add.wait()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(mostThreads == 1, "archive add had \(mostThreads) threads while it waited for the database")
+        let seen = try #require(waiting, "archive add was never seen waiting for the database")
+        #expect(seen.thread == String(add.pid), "the insert waited on thread \(seen.thread), not the main thread")
+        #expect(seen.threads == [String(add.pid)], "archive add had threads \(seen.threads) while it waited")
         let stored = try #require(try cli.run(["favorites", "--json"]).json() as? [String: Any])
         #expect((stored["favorites"] as? [[String: Any]])?.map { $0["id"] as? Int } == [21])
     }
