@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
         .library(name: "Redux", targets: ["Redux"]),
         .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
+        .library(name: "ArchiveHTTP", targets: ["ArchiveHTTP"]),
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
         .library(name: "ArchiveTransfer", targets: ["ArchiveTransfer"]),
         .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
@@ -40,8 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // SHA-256 of the migrations (their checksums are stored in every database),
-        // computed at build time by the migrations' embedder.
+        // SHA-256 as the tests' independent oracle for MigrationChecksum's own (swift-crypto
+        // is in the graph anyway, through swift-nio-extras' certificates).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // File descriptors for the import, the export and the fronts' output
         // (`FileDescriptor.writeAll`, `Errno`): already built for SwiftNIO, and what
@@ -61,10 +62,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // SHA-256 of a migration's SQL: used at build time (the shipped migrations'
-        // checksums) and by tests; no process that opens a database links it.
+        // checksums) and by tests; no process that opens a database links it. Written
+        // without swift-crypto, which the plugin's tool would build a second time for the
+        // host (SHA256Digest says why).
         .target(
             name: "MigrationChecksum",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -94,10 +96,19 @@ let package = Package(
             name: "Redux",
             swiftSettings: swiftSettings
         ),
+        // The catalog's entities, its repository protocol, the bundled catalog and the
+        // json-server query conventions: no network code, so the engine, the Redux
+        // features and the benchmarks build without SwiftNIO.
         .target(
             name: "ArchiveAPI",
+            dependencies: ["ArchiveSearch"],
+            swiftSettings: swiftSettings
+        ),
+        // The catalog over HTTP (HTTPArchiveRepository): AsyncHTTPClient on SwiftNIO.
+        .target(
+            name: "ArchiveHTTP",
             dependencies: [
-                "ArchiveSearch",
+                "ArchiveAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -130,7 +141,7 @@ let package = Package(
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveTransfer", "SQLite", "MainThread", "CMalloc",
+                "ArchiveCore", "ArchiveHTTP", "ArchiveTransfer", "SQLite", "MainThread", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -165,13 +176,13 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["ArchiveStorage"],
+            dependencies: ["ArchiveStorage", "Redux"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SQLiteTests",
-            dependencies: ["SQLite", "MigrationChecksum", "TestSupport"],
+            dependencies: ["SQLite", "MigrationChecksum", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -193,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "SQLite", "TestSupport"],
+            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -203,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveAPITests",
-            dependencies: ["ArchiveAPI", "TestSupport",
+            dependencies: ["ArchiveAPI", "ArchiveHTTP", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

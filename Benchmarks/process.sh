@@ -7,7 +7,7 @@
 #   Benchmarks/process.sh --smoke OUTPUT.json    CI: a few runs each, so nothing rots
 #
 # Needs hyperfine and sqlite3 (Debian: apt-get install hyperfine sqlite3) and
-# the release `archive` of this build (run.sh builds it).
+# the release `archive` of this build (run.sh builds it), or the one ARCHIVE_BINARY names.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -28,8 +28,9 @@ swift build -c release --product MergeProcess
 swift build -c release --product RawCMergeProcess
 swift build -c release --product PeakRSS
 swift build -c release --product AsyncFloor
-archive="$(swift build -c release --show-bin-path)/archive"
-# A full run also measures the same `archive` built as README says to install
+archive=${ARCHIVE_BINARY:-"$(swift build -c release --show-bin-path)/archive"}
+[[ -x $archive ]] || { echo "error: no archive binary at $archive (run.sh builds it; ARCHIVE_BINARY names another)" >&2; exit 1; }
+# A full run also measures the same `archive` built as docs/PERFORMANCE.md says to install
 # it: the Swift runtime and Foundation linked statically (--static-swift-stdlib,
 # a build of its own), without SwiftPM's --export-dynamic (whose 38,000 exported
 # symbols the loader and the runtime's startup search at every start), linked by
@@ -40,7 +41,7 @@ archive="$(swift build -c release --show-bin-path)/archive"
 # libstdc++ linked in rather than loaded (the Swift runtime's C++ library: loading
 # libstdc++.so and binding its symbols cost a cold start about 2 ms here), and
 # without SwiftPM's $ORIGIN runpath (30 failed lookups of the libraries beside the
-# binary at every start). README, "To install".
+# binary at every start). docs/PERFORMANCE.md, "Installing for speed".
 static_archive=""
 if ((!smoke)); then
   # -lstdc++ finds the archive first in a directory that holds only it: the -L of

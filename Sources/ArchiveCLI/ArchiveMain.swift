@@ -9,7 +9,7 @@ enum ArchiveMain {
     /// `search`, `add` and `remove` command lines that ``CommandLineShortcut`` recognizes skip
     /// ArgumentParser's parse, and run all their tasks on the main thread: such a command
     /// awaits one thing at a time, and starting libdispatch's worker threads was about a
-    /// quarter of its cold start (README). Every other command keeps the global executor's threads.
+    /// quarter of its cold start (docs/PERFORMANCE.md). Every other command keeps the global executor's threads.
     static func main() {
         let shortcut = CommandLineShortcut(arguments: Array(CommandLine.arguments.dropFirst()))
         MainThreadRunLoop.run(keepingTasksOnMainThread: shortcut != nil) {

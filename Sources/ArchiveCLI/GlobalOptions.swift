@@ -7,7 +7,7 @@ import ArgumentParser
 struct GlobalOptions: ParsableArguments {
     @OptionGroup var archive: ArchiveOptions
 
-    @Flag(name: .long, help: "Print JSON (stable shapes, documented in README).")
+    @Flag(name: .long, help: "Print JSON (stable shapes, documented in docs/FORMATS.md).")
     var json = false
 
     /// These options over those given before the subcommand.

@@ -1,6 +1,6 @@
 import ArchiveFront
 
-/// The `--json` shapes that are the CLI's own (see README); domain types that a
+/// The `--json` shapes that are the CLI's own (see docs/FORMATS.md); domain types that a
 /// command prints (`StorageChange`, `IntegrityReport`, `MigrationStatus`, a
 /// favorite record) encode themselves. Keys are sorted on output.
 enum OutputShapes {

@@ -1,4 +1,5 @@
 public import ArchiveCore
+import ArchiveStorage
 import ArchiveTransfer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -16,14 +17,21 @@ import Glibc
 /// Opening refuses, before anything else is done, what would lose data or hang:
 /// the database itself (or its journal files, through a symbolic link too), a
 /// directory, a FIFO that nobody reads, a path that cannot be written. A FIFO
-/// whose reader goes away, or a full disk, stops the log (``failure`` says why)
-/// without stopping the program: a log never costs the user their work.
+/// whose reader goes away or stops reading, or a full disk, stops the log
+/// (``failure`` says why) without stopping the program: a log never costs the
+/// user their work, and never makes the program wait.
 public final class ActionLogFile: ActionLogSink {
     // Sendable: the descriptor and the first failure are only touched inside `state`'s lock.
     private struct State {
         var descriptor: Int32
         var failure: String?
+        /// Bytes a FIFO or device did not take yet (its reader is behind), oldest first.
+        var pending: [UInt8] = []
     }
+
+    /// How much may wait for a reader that is behind before the log stops: writes never
+    /// wait (a reader that stopped reading must not stall the store, or the TUI's keys).
+    public static let maximumPendingBytes = 1 << 20
     private let state: Mutex<State>
     private let onFailure: @Sendable (String) -> Void
     /// The path the log was opened at.
@@ -35,8 +43,8 @@ public final class ActionLogFile: ActionLogSink {
         self.path = path
         self.onFailure = onFailure
         guard !path.isEmpty else { throw .cannotOpen(path: path, reason: "an empty path is not a file") }
-        // The export's own guard: by path, symbolic link or hard link, existing or not.
-        let database = ProtectedFiles(databasePath: databasePath)
+        // The export's own guard: the database's files by whatever name (DatabaseFiles).
+        let database = DatabaseFiles(databasePath: databasePath)
         if database.contains(path: path) { throw .isTheDatabase(path: path, database: databasePath) }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
@@ -60,8 +68,8 @@ public final class ActionLogFile: ActionLogSink {
             close(descriptor)
             throw .isTheDatabase(path: path, database: databasePath)
         }
-        // Opened without waiting for a FIFO's reader; from now on, writes wait like any pipe's.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        // Opened without waiting for a FIFO's reader, and kept non-blocking: a write that a
+        // pipe cannot take now is kept (up to maximumPendingBytes) and sent with the next.
         state = Mutex(State(descriptor: descriptor))
     }
 
@@ -76,24 +84,43 @@ public final class ActionLogFile: ActionLogSink {
         state.withLock { $0.failure }
     }
 
-    /// Appends `line` and a newline in one write; after a failure, does nothing.
+    /// Appends `line` and a newline, without ever waiting: what a FIFO's reader has not
+    /// taken yet waits in memory, up to ``maximumPendingBytes``, past which the log stops
+    /// (with one warning through `onFailure`). After a failure, does nothing.
     public func write(line: String) {
         let failure: String? = state.withLock { state in
             guard state.descriptor >= 0 else { return nil }
-            var bytes = Array(line.utf8)
-            bytes.append(UInt8(ascii: "\n"))
-            guard let reason = Self.writeAll(bytes, to: state.descriptor) else { return nil }
+            state.pending.append(contentsOf: line.utf8)
+            state.pending.append(UInt8(ascii: "\n"))
+            let reason: String?
+            switch Self.writeAvailable(state.pending, to: state.descriptor) {
+            case .written(let count):
+                state.pending.removeFirst(count)
+                reason = state.pending.count > Self.maximumPendingBytes
+                    ? "its reader has not read the last \(Self.maximumPendingBytes >> 20) MiB" : nil
+            case .failed(let message):
+                reason = message
+            }
+            guard let reason else { return nil }
             state.failure = "the action log \(path) stopped: \(reason); the program goes on without it"
             close(state.descriptor)
             state.descriptor = -1
+            state.pending = []
             return state.failure
         }
         if let failure { onFailure(failure) }
     }
 
-    /// Writes every byte; a reader that went away is EPIPE here, not a SIGPIPE that
-    /// would kill the process (the signal is blocked around the write, then discarded).
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    private enum WriteOutcome {
+        /// This many bytes were written (fewer than all when a pipe is full).
+        case written(Int)
+        case failed(String)
+    }
+
+    /// Writes what the descriptor takes now: all of `bytes`, or as much as a full pipe
+    /// takes (`EAGAIN`). A reader that went away is EPIPE here, not a SIGPIPE that would
+    /// kill the process (the signal is blocked around the write, then discarded).
+    private static func writeAvailable(_ bytes: [UInt8], to descriptor: Int32) -> WriteOutcome {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
@@ -109,14 +136,15 @@ public final class ActionLogFile: ActionLogSink {
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK { return .written(offset) }
                 if code == EPIPE {
                     var none = timespec()
                     _ = sigtimedwait(&pipeSignal, nil, &none)  // consume the SIGPIPE this write raised
                 }
-                return String(cString: strerror(code))
+                return .failed(String(cString: strerror(code)))
             }
             offset += written
         }
-        return nil
+        return .written(offset)
     }
 }

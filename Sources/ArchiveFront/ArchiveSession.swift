@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArchiveHTTP
 import SQLite
 
 /// What a front opens at launch: the database and the catalog of an

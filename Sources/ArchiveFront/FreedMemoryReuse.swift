@@ -13,7 +13,7 @@ import CMalloc
 /// from the heap and up to 64 MB of free heap kept, the same export faults 2,270
 /// times and takes 3.96 s beside `sqlite3 -json`'s 4.71, where the two were even
 /// (runs taking turns), with the same peak resident memory (20 MB; `perf stat`,
-/// `/usr/bin/time`, README). The peak cannot grow by it: memory kept was resident
+/// `/usr/bin/time`, docs/PERFORMANCE.md). The peak cannot grow by it: memory kept was resident
 /// when it was last in use.
 public enum FreedMemoryReuse {
     /// Sets the two thresholds for the rest of the process (glibc; elsewhere nothing).

@@ -23,7 +23,10 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
     /// The name identifies the setting.
     public var id: String { name }
 
-    /// The longest text a string setting keeps (a keyword, a category).
+    /// The longest text a string setting keeps (a keyword, a category), in Unicode
+    /// scalars: counted in grapheme clusters, one "character" of combining marks could
+    /// be any size. Every way into a string setting checks it (``parse(_:)``: `settings
+    /// set`, a remembered search), and a remembered value over it is not used.
     public static let maximumTextLength = 1_024
 
     // MARK: - The settings
@@ -81,9 +84,20 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         if let choices { return "one of \(choices.joined(separator: ", "))" }
         return switch type {
         case .bool: "a bool: true or false"
-        case .string: "a string of at most \(Self.maximumTextLength) characters, without control characters"
+        case .string: "a string of at most \(Self.maximumTextLength) characters (Unicode scalars), without control characters"
         default: "a \(type.rawValue), which only the archive writes"
         }
+    }
+
+    /// Whether `text` can be kept in a string setting: at most ``maximumTextLength``
+    /// Unicode scalars, none of them a control character.
+    public static func isAcceptableText(_ text: String) -> Bool {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if count > maximumTextLength || scalar.properties.generalCategory == .control { return false }
+        }
+        return true
     }
 
     /// Reads `text` as this setting's type, refusing what does not fit. Only bool
@@ -98,9 +112,7 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
             default: throw invalid
             }
         case .string:
-            guard text.count <= Self.maximumTextLength,
-                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { throw invalid }
+            guard Self.isAcceptableText(text) else { throw invalid }
             if let choices, !choices.contains(text) { throw invalid }
             return .string(text)
         default:

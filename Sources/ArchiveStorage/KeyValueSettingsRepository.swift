@@ -43,7 +43,14 @@ public struct KeyValueSettingsRepository: SettingsRepository {
     /// Writes the search only when it differs from the one remembered: a repeated
     /// search (`archive search --last`, the same query again) takes no write lock,
     /// and a process that otherwise only reads creates no WAL to sync and checkpoint.
+    ///
+    /// A keyword or category that `settings set` would refuse (longer than
+    /// ``ArchiveSetting/maximumTextLength``, or with control characters) is not
+    /// remembered: ``SettingsError/invalidValue(key:value:expected:)``, and the search
+    /// remembered before stays.
     public func rememberSearch(keyword: String, category: String) throws {
+        _ = try ArchiveSetting.lastSearchKeyword.parse(keyword)
+        _ = try ArchiveSetting.lastSearchCategory.parse(category)
         // A value that cannot be read (another program stored the wrong type) is overwritten.
         let remembered = try? store.queue.snapshot { _ in
             [try storedValue(of: .lastSearchKeyword), try storedValue(of: .lastSearchCategory)]

@@ -9,11 +9,12 @@ public struct LastSearch: Sendable, Hashable, Codable {
     public var view: ArchiveView
 
     /// The last search the `lastSearch*` and `lastView` settings among `entries` hold
-    /// (their defaults where missing).
+    /// (their defaults where missing, or where a value is one `settings set` would refuse:
+    /// another program may have written one of any length).
     public init(entries: [SettingEntry]) {
         func text(_ setting: ArchiveSetting) -> String {
             let value = entries.first { $0.setting == setting }?.value ?? setting.defaultValue
-            if case .string(let text) = value { return text }
+            if case .string(let text) = value, ArchiveSetting.isAcceptableText(text) { return text }
             return ""
         }
         self.init(

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ArchiveStorage
 import SQLite
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ import Glibc
 /// - An existing FIFO or character device (`/dev/null`, a named pipe) is written
 ///   directly: there is no file to replace.
 /// - The database's own file, its `-wal`, `-shm` or `-journal`, is refused,
-///   also through a symbolic or hard link (device and inode are compared).
+///   by whatever name it is reached (``DatabaseFiles``).
 public enum ExportDestination: Sendable, Hashable {
     /// Standard output.
     case standardOutput
@@ -28,7 +29,7 @@ public enum ExportDestination: Sendable, Hashable {
 
     /// Resolves the `--output` argument, refusing the files of the database at `databasePath`.
     public static func resolve(_ argument: String?, protecting databasePath: String) throws(ExportError) -> ExportDestination {
-        let protected = ProtectedFiles(databasePath: databasePath)
+        let protected = DatabaseFiles(databasePath: databasePath)
         guard let argument, argument != "-", argument != "/dev/stdout" else {
             if protected.contains(descriptor: STDOUT_FILENO) {
                 throw .outputIsTheDatabase(path: "standard output", database: databasePath)
@@ -92,55 +93,6 @@ public enum ExportDestination: Sendable, Hashable {
     /// The path a symbolic link chain ends at (relative links are relative to the
     /// link's directory); `path` itself when it is not a link.
     static func resolveLinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {  // as the kernel's own limit on link chains
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = destination.hasPrefix("/")
-                ? destination
-                : FilePathParts(current).sibling(named: destination)
-        }
-        return current
-    }
-}
-
-/// The files of a database that an output must never replace: the database, its
-/// `-wal`, `-shm` and `-journal`, by device and inode when they exist and by
-/// canonical path when they do not (yet).
-package struct ProtectedFiles {
-    private var identities: [(dev_t, ino_t)] = []
-    private var canonicalPaths: Set<String> = []
-
-    /// The files of the database at `databasePath`, as they are now.
-    package init(databasePath: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let path = databasePath + suffix
-            var info = stat()
-            if stat(path, &info) == 0 { identities.append((info.st_dev, info.st_ino)) }
-            canonicalPaths.insert(Self.canonical(path))
-        }
-    }
-
-    /// Whether `path` names one of them (through any link), or would once created.
-    package func contains(path: String) -> Bool {
-        var info = stat()
-        if stat(path, &info) == 0, identities.contains(where: { $0 == info.st_dev && $1 == info.st_ino }) { return true }
-        return canonicalPaths.contains(Self.canonical(path))
-    }
-
-    /// Whether the open regular file `descriptor` is one of them.
-    package func contains(descriptor: Int32) -> Bool {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-        return identities.contains { $0 == info.st_dev && $1 == info.st_ino }
-    }
-
-    /// `path` with its directory resolved (symbolic links, `.`, `..`), the last component kept.
-    private static func canonical(_ path: String) -> String {
-        let parts = FilePathParts(path)
-        let resolved = realpath(parts.directory, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? parts.directory
-        return FilePathParts.joining(resolved, parts.name)
+        DatabaseFiles.resolvingLinks(path)
     }
 }

@@ -319,12 +319,21 @@ public struct FavoritesJSONReader {
         return value
     }
 
+    /// Skips a string of a field the format does not use: it is not kept, but a file whose
+    /// bytes are not UTF-8 anywhere is not JSON (RFC 8259, section 8.1) and is refused whole.
+    private mutating func skipString(index: Int) throws {
+        try readRawString(index: index, field: "(unknown field)")
+        guard UTF8Validation.isValid(scratch) else {
+            throw FavoritesImportError.invalidRecord(index: index, field: "(unknown field)", reason: "is not valid UTF-8")
+        }
+    }
+
     /// Skips a value of a field the format does not use.
     private mutating func skipValue(index: Int, depth: Int) throws {
         guard depth < Self.maximumDepth else { throw syntax("values nested deeper than \(Self.maximumDepth) levels in record \(index)") }
         switch try reader.peek() {
         case UInt8(ascii: "\""):
-            try readRawString(index: index, field: "(unknown field)")
+            try skipString(index: index)
         case UInt8(ascii: "t"):
             try expectLiteral("true", index: index)
         case UInt8(ascii: "f"):
@@ -341,7 +350,7 @@ public struct FavoritesJSONReader {
             while true {
                 try reader.skipWhitespace()
                 if close == UInt8(ascii: "}") {
-                    try readRawString(index: index, field: "(unknown field)")
+                    try skipString(index: index)
                     try reader.skipWhitespace()
                     guard try reader.next() == UInt8(ascii: ":") else { throw syntax("expected ':' in record \(index)") }
                     try reader.skipWhitespace()

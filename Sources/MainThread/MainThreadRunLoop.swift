@@ -11,7 +11,7 @@ import Glibc
 /// (`pthread_exit`: the thread's stack is unwound, reading the binary's `.eh_frame`)
 /// and leaves the main queue to a new libdispatch thread. For a command that lives
 /// a few milliseconds that is measurable, if small: about 0.2 ms and 16 page faults
-/// of a cold `archive search` (README; the floors line of BENCHMARKS.md times a
+/// of a cold `archive search` (docs/PERFORMANCE.md; the floors line of BENCHMARKS.md times a
 /// program that awaits one task, with and without this loop).
 /// Here the main thread waits on the main queue's eventfd and runs what the queue
 /// holds, as CoreFoundation's run loop does with the same two libdispatch calls, so
@@ -31,7 +31,7 @@ public enum MainThreadRunLoop {
     ///     functions, default actors) runs on the main queue too, so that the process
     ///     starts no worker thread of its own: libdispatch's pool starts a worker, its
     ///     manager thread, an epoll and a timer on first use, 1.5 to 2.7 ms of a
-    ///     cold `archive search` (README). Only for a body that awaits its work and never
+    ///     cold `archive search` (docs/PERFORMANCE.md). Only for a body that awaits its work and never
     ///     blocks a thread waiting for a task: that task would now wait for the
     ///     blocked thread. `Task.sleep` keeps the runtime's own path; libraries'
     ///     threads (SwiftNIO's event loops) are unaffected, their results come back

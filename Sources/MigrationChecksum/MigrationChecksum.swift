@@ -1,12 +1,9 @@
-import Crypto
-
 /// The checksum a migration is recorded with: SHA-256 of its SQL.
 ///
 /// Computed at build time: the `EmbedMigrations` plugin's tool writes each shipped
 /// migration's checksum next to its text, so a process that opens a database
-/// neither hashes nor links swift-crypto (its BoringSSL costs an embedding process
-/// about 1 MB of resident memory). A program that builds `Migration`s at
-/// run time computes their checksums here.
+/// does not hash its migrations. A program that builds `Migration`s at run time
+/// computes their checksums here. (Why SHA-256 is written here: ``SHA256Digest``.)
 public enum MigrationChecksum {
     /// SHA-256 of `sql`'s UTF-8 bytes as 64 lowercase hexadecimal digits: the
     /// checksum recorded in `schema_migrations` (it must never change for a given text).
@@ -14,7 +11,7 @@ public enum MigrationChecksum {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(sql.utf8)) {
+        for byte in SHA256Digest.hash(Array(sql.utf8)) {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0F)])
         }

@@ -1,9 +1,11 @@
-@testable import ArchiveAPI
+import ArchiveAPI
+@testable import ArchiveHTTP
 import Foundation
 import Testing
 
 /// How a catalog body that is not JSON is told from JSON of another shape
 /// (``AnyJSONValue``, FoundationEssentials' JSONDecoder alone).
+@Suite(.timeLimit(.minutes(5)))
 struct AnyJSONValueTests {
     @Test(arguments: [
         "", " ", "<html>oops</html>", "[1, 2", "[1] x", #"{"id": }"#, "nul", #"{"a" 1}"#, "[1,,2]",

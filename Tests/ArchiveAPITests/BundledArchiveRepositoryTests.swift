@@ -1,6 +1,7 @@
 import ArchiveAPI
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct BundledArchiveRepositoryTests {
     let repository = BundledArchiveRepository()
 

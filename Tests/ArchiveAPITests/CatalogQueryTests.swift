@@ -3,6 +3,7 @@ import Testing
 
 /// json-server's query conventions as `serve` applies them (``CatalogQuery``),
 /// and the query-string coding both ends of the HTTP catalog share.
+@Suite(.timeLimit(.minutes(5)))
 struct CatalogQueryTests {
     static let catalog = BundledArchiveRepository(entities: [
         ArchiveSceneEntity(id: 3, photoUrl: "https://p/Cheese.JPG", category: "洋食", dishName: "Omelette", shopName: "Grill A", introduction: "卵"),

@@ -1,8 +1,10 @@
 import ArchiveAPI
+import ArchiveHTTP
 import Foundation
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPArchiveRepositoryTests {
     /// Generous: these tests are about answers, not time, and the suite shares two cores with process-heavy tests.
     static let patient = Duration.seconds(60)

@@ -1,4 +1,5 @@
 import ArchiveAPI
+import ArchiveHTTP
 import Foundation
 import TestSupport
 import Testing

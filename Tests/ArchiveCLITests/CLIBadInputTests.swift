@@ -3,7 +3,7 @@ import SQLite
 import TestSupport
 import Testing
 
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct CLIBadInputTests {
     let cli: CLI
 
@@ -143,7 +143,7 @@ struct CLIBadInputTests {
             if id > 1 { text += ",\n" }
             text += #"{"id":\#(id + 100),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理\#(id)","shopName":"店","introduction":"紹介","storedAt":"2026-01-01T00:00:00.000Z"}"#
         }
-        try (text + "\n]\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (text + "\n]\n").write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 }

@@ -5,6 +5,7 @@ import Testing
 /// Colors reach stdout only when it is a terminal, and not when `NO_COLOR` is set
 /// (to anything, empty too) or `TERM` is `dumb`. The real binary runs under
 /// `script`, which gives it a pseudo-terminal.
+@Suite(.timeLimit(.minutes(5)))
 struct CLIColorTests {
     let cli: CLI
 
@@ -20,7 +21,7 @@ struct CLIColorTests {
         environment["TERM"] = "xterm-256color"
         environment.merge(extra) { $1 }
         let command = "\(CLI.executable.path) search チーズ --category 洋食 --database \(cli.database)"
-        let result = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment, input: .null, timeout: .seconds(60))
+        let result = try ChildProcess.run(try Prerequisite.path(of: "script", debianPackage: "bsdutils"), ["-qec", command, "/dev/null"], environment: environment, input: .null, timeout: .seconds(60))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("ハンバーグ"), "\(result.stdout)")  // dish 17, its チーズ maybe styled
         return result.stdout

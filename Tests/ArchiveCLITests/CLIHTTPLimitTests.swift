@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What a user feels of a misbehaving catalog: the whole `archive` process.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct CLIHTTPLimitTests {
     let cli: CLI
 
@@ -22,8 +22,10 @@ struct CLIHTTPLimitTests {
         let baseline = try cli.run(["search", "--api-url", "http://127.0.0.1:1", "--timeout", "3"])
         #expect(baseline.status == 0)
         let waiting = result.cpuSeconds - baseline.cpuSeconds
-        // A polling client spent ~2.4 s of CPU in such a wait; an idle one next to nothing.
-        #expect(waiting < 0.1, "the 3 s wait used \(waiting) s of CPU (\(result.cpuSeconds) s in all, \(baseline.cpuSeconds) s without waiting)")
+        // A polling client spent ~2.4 s of CPU in such a wait (80 % of it); an idle one next to
+        // nothing. A quarter of the wait leaves room for two debug starts' difference on a busy
+        // machine (a tenth of a second) and none for polling.
+        #expect(waiting < 3 * 0.25, "the 3 s wait used \(waiting) s of CPU (\(result.cpuSeconds) s in all, \(baseline.cpuSeconds) s without waiting)")
     }
 
     @Test func anEndlessBodyStopsAtTheCapWithBoundedMemory() throws {

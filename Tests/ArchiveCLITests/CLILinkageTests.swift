@@ -5,16 +5,17 @@ import Testing
 /// What the `archive` binary loads at every start: FoundationEssentials, not the
 /// whole of Foundation. Foundation brings CoreFoundation and ICU with it: their
 /// relocations, their constructors and their class setup, about a fifth of a
-/// cold `archive search` (README). One `import Foundation` in a module the
+/// cold `archive search` (docs/PERFORMANCE.md). One `import Foundation` in a module the
 /// binary links brings them all back; this test names the module's library.
 ///
 /// (After an incremental build that *removed* such an import, the objects
 /// SwiftPM did not recompile may still ask for Foundation: a clean build of the
 /// changed modules settles it.)
+@Suite(.timeLimit(.minutes(5)))
 struct CLILinkageTests {
     @Test func theArchiveBinaryLinksFoundationEssentialsButNotFoundation() throws {
         let result = try ChildProcess.run(
-            "/usr/bin/readelf", ["--dynamic", CLI.executable.path], environment: [:], input: .null, timeout: .seconds(60))
+            try Prerequisite.path(of: "readelf", debianPackage: "binutils"), ["--dynamic", CLI.executable.path], environment: [:], input: .null, timeout: .seconds(60))
         try #require(result.status == 0, "\(result.stderr)")
         let needed = result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map { line in
             line.split(separator: "[").last.map { String($0.dropLast()) } ?? String(line)

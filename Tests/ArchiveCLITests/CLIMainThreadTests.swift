@@ -6,6 +6,7 @@ import Testing
 /// The short commands (`search`, `add`, `remove`, as ``CommandLineShortcut`` reads them) run
 /// all their tasks on the main thread: the process starts no thread of its own.
 /// (`MainThreadRunLoopTests` checks the loop that keeps them there.)
+@Suite(.timeLimit(.minutes(5)))
 struct CLIMainThreadTests {
     let cli: CLI
 
@@ -24,16 +25,15 @@ struct CLIMainThreadTests {
         try writer.execute("BEGIN IMMEDIATE")
         let add = try ChildProcess(
             CLI.executable.path, ["add", "21", "--database", cli.database], environment: cli.environment())
-        // Polled until a thread of the add sleeps in SQLite's busy handler (`hrtimer_nanosleep`:
-        // the insert is waiting for the writer), with a deadline inside the add's 5 s busy timeout.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(4))
+        // Polled until a thread of the add sleeps in SQLite's busy handler (a nanosleep system
+        // call: the insert is waiting for the writer), or until the add has ended. Its busy
+        // timeout (5 s) starts when the insert first meets the lock, however long the start
+        // took, and the add sleeps through most of it: no deadline of the test's own races it.
         var waiting: (thread: String, threads: [String])?
-        while waiting == nil, clock.now < deadline {
+        while waiting == nil, !add.hasExited {
             let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(add.pid)/task")) ?? []
-            for thread in threads {
-                let wchan = try? String(contentsOfFile: "/proc/\(add.pid)/task/\(thread)/wchan", encoding: .utf8)
-                if wchan == "hrtimer_nanosleep" { waiting = (thread, threads) }
+            for thread in threads where Self.isSleeping(pid: add.pid, thread: thread) {
+                waiting = (thread, threads)
             }
             sched_yield()
         }
@@ -45,5 +45,18 @@ struct CLIMainThreadTests {
         #expect(seen.threads == [String(add.pid)], "archive add had threads \(seen.threads) while it waited")
         let stored = try #require(try cli.run(["favorites", "--json"]).json() as? [String: Any])
         #expect((stored["favorites"] as? [[String: Any]])?.map { $0["id"] as? Int } == [21])
+    }
+
+    /// Whether thread `thread` of process `pid` is blocked in `nanosleep` or `clock_nanosleep`
+    /// (x86_64 system calls 35 and 230; aarch64 101 and 115), as `/proc/PID/task/TID/syscall`
+    /// says: the first field is the number of the system call it is blocked in.
+    static func isSleeping(pid: pid_t, thread: String) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/syscall", encoding: .utf8),
+              let number = text.split(separator: " ").first.flatMap({ Int($0) }) else { return false }
+        #if arch(x86_64)
+        return number == 35 || number == 230
+        #else
+        return number == 101 || number == 115
+        #endif
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct CLITransferTests {
     let cli: CLI
 
@@ -12,7 +12,7 @@ struct CLITransferTests {
 
     func write(_ text: String, to name: String) throws -> String {
         let path = cli.directory.path(name)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -7,6 +7,7 @@ import Testing
 
 /// ``CommandLineShortcut`` reads what it accepts exactly as ArgumentParser
 /// does, and leaves everything else to it.
+@Suite(.timeLimit(.minutes(5)))
 struct CommandLineShortcutTests {
     /// What ArgumentParser makes of `arguments`: the same request the shortcut
     /// would give, `.otherCommand` for a command the shortcut never runs, or

@@ -7,8 +7,9 @@ import Glibc
 
 /// `archive serve` against slow, hostile and many clients, on the real binary:
 /// each case holds a misbehaving connection open while small GETs on other
-/// connections must still be answered promptly (FlyingFox took 21 s here).
-@Suite(.serialized)
+/// connections must still be answered about as fast as on an idle server
+/// (FlyingFox took 21 s here).
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct ServeFairnessTests {
     let cli: CLI
 
@@ -16,26 +17,37 @@ struct ServeFairnessTests {
         cli = try CLI()
     }
 
-    /// The promise: a small GET answers within 100 ms while another client misbehaves.
-    /// Asserted on the median of several, so one scheduling hiccup on a busy
-    /// machine cannot fail it; every single one must still answer within 2 s.
-    static let promptly = Duration.milliseconds(100)
+    /// The promise: small GETs on other connections are answered while another client
+    /// misbehaves, about as fast as before it came. Measured in the same test on the same
+    /// server: the median of nine GETs may be at most this many times the median of nine
+    /// taken before the misbehaving client connected. A server that served the others only
+    /// once the misbehaving client was done would wait out its idle timeout or its body,
+    /// hundreds of times the baseline; a busy machine slows both medians alike.
+    static let slowdownAllowed = 50.0
 
-    /// Times `count` small GETs, each on a new connection; checks each answered.
-    func expectSmallGETsAnswerPromptly(_ server: ServeProcess, count: Int = 9, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// The median time of `count` small GETs, each on a new connection; checks each answered
+    /// (a GET unanswered after a minute fails as a hang, never as slow).
+    func medianOfSmallGETs(_ server: ServeProcess, count: Int = 9, sourceLocation: SourceLocation = #_sourceLocation) throws -> Duration {
         var times: [Duration] = []
         for index in 0..<count {
             let id = [17, 21, 33][index % 3]
             let connection = try RawHTTPConnection(url: server.url)
             var response: RawHTTPConnection.Response?
             times.append(try ContinuousClock().measure {
-                response = try connection.request("/archive_images/\(id)", timeout: .seconds(2))
+                response = try connection.request("/archive_images/\(id)", timeout: Deadline.standard)
             })
             #expect(response?.status == 200, sourceLocation: sourceLocation)
             #expect(response?.text.contains(#""id":\#(id)"#) == true, sourceLocation: sourceLocation)
         }
-        let median = times.sorted()[count / 2]
-        #expect(median <= Self.promptly, "median \(median) of \(times)", sourceLocation: sourceLocation)
+        return times.sorted()[count / 2]
+    }
+
+    /// Times small GETs while a client misbehaves, against `baseline` (``medianOfSmallGETs``
+    /// before it connected).
+    func expectSmallGETsAnswerPromptly(_ server: ServeProcess, baseline: Duration, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let median = try medianOfSmallGETs(server, sourceLocation: sourceLocation)
+        #expect(median <= baseline * Self.slowdownAllowed,
+                "median \(median) with a misbehaving client, \(baseline) before it", sourceLocation: sourceLocation)
     }
 
     /// CPU seconds (user + system) the process `pid` has used so far.
@@ -54,6 +66,7 @@ struct ServeFairnessTests {
     func aHeadOver16KiBIsAnswered431WhileOthersAreServed(where place: String) throws {
         // A long idle timeout: the connection must close because of the 431, not because it idled.
         let server = try ServeProcess(cli: cli, arguments: ["--idle-timeout", "60"])
+        let baseline = try medianOfSmallGETs(server)
         let big = String(repeating: "a", count: 150_000)
         let hostile = try RawHTTPConnection(url: server.url)
         let head = place == "header"
@@ -61,12 +74,12 @@ struct ServeFairnessTests {
             : "GET /archive_images?q=\(big) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         // Send most of it and hold the rest back: the server must not wait for the end of the head.
         hostile.send(String(head.prefix(100_000)))
-        let refusal = try hostile.readResponse(timeout: .seconds(5))
+        let refusal = try hostile.readResponse(timeout: Deadline.standard)
         #expect(refusal.status == 431)
         #expect(refusal.header("Connection") == "close")
         #expect(refusal.text.contains("16 KiB"))
-        #expect(hostile.waitForClose(timeout: .seconds(5)))
-        try expectSmallGETsAnswerPromptly(server)
+        #expect(hostile.waitForClose(timeout: Deadline.standard))
+        try expectSmallGETsAnswerPromptly(server, baseline: baseline)
 
         // The limit is 16 KiB: just under is served, just over is not.
         let fits = try RawHTTPConnection(url: server.url)
@@ -81,40 +94,55 @@ struct ServeFairnessTests {
 
     @Test func aHalfSentBodyIsRefusedAtOnceAndCostsNoCPU() throws {
         let server = try ServeProcess(cli: cli, arguments: ["--idle-timeout", "60"])
+        let baseline = try medianOfSmallGETs(server)
         let post = try RawHTTPConnection(url: server.url)
         post.send("POST /archive_images HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n" + String(repeating: "x", count: 100_000))
-        let refusedPost = try post.readResponse(timeout: .seconds(5))
+        let refusedPost = try post.readResponse(timeout: Deadline.standard)
         #expect(refusedPost.status == 405)
         #expect(refusedPost.header("Allow") == "GET, HEAD")
-        #expect(post.waitForClose(timeout: .seconds(5)), "a refused body is not read: the connection closes")
+        #expect(post.waitForClose(timeout: Deadline.standard), "a refused body is not read: the connection closes")
 
         let get = try RawHTTPConnection(url: server.url)
         get.send("GET /archive_images HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\nabc")
-        let refusedGet = try get.readResponse(timeout: .seconds(5))
+        let refusedGet = try get.readResponse(timeout: Deadline.standard)
         #expect(refusedGet.status == 413)
-        #expect(get.waitForClose(timeout: .seconds(5)))
+        #expect(get.waitForClose(timeout: Deadline.standard))
 
         let chunked = try RawHTTPConnection(url: server.url)
         chunked.send("PUT /archive_images/17 HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\nabc")
-        #expect(try chunked.readResponse(timeout: .seconds(5)).status == 405)
-        #expect(chunked.waitForClose(timeout: .seconds(5)))
+        #expect(try chunked.readResponse(timeout: Deadline.standard).status == 405)
+        #expect(chunked.waitForClose(timeout: Deadline.standard))
 
-        // A client that announced a huge body and idles must not keep the server busy:
-        // the server closes it (awaited, not slept on) and its CPU over the whole
-        // exchange, small GETs included, stays small.
+        // A client that announced a huge body and idles must not keep the server busy: the
+        // server closes it (awaited, not slept on), and the CPU it uses meanwhile, small GETs
+        // included, is that of the same GETs without it (measured first, in this test) plus
+        // less than half the time that passed: a server spinning on the pending body would
+        // add a whole core's worth. Thirty GETs each way, so that one 10 ms tick of CPU
+        // accounting cannot decide it.
+        func cpuAndWall(_ body: () throws -> Void) throws -> (cpu: Double, wall: Double) {
+            let before = try cpuSeconds(of: server.process.pid)
+            let elapsed = try ContinuousClock().measure(body)
+            let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return (try cpuSeconds(of: server.process.pid) - before, wall)
+        }
+        let quiet = try cpuAndWall { _ = try medianOfSmallGETs(server, count: 30) }
         let idler = try RawHTTPConnection(url: server.url)
-        let before = try cpuSeconds(of: server.process.pid)
-        idler.send("POST /archive_images HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n" + String(repeating: "x", count: 100_000))
-        try expectSmallGETsAnswerPromptly(server)
-        #expect(idler.waitForClose(timeout: .seconds(5)), "the server closes a connection whose body it refused")
-        let used = try cpuSeconds(of: server.process.pid) - before
-        #expect(used < 0.3, "the server used \(used) s of CPU with a half-sent body pending")
+        let pending = try cpuAndWall {
+            idler.send("POST /archive_images HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n" + String(repeating: "x", count: 100_000))
+            try expectSmallGETsAnswerPromptly(server, baseline: baseline)
+            _ = try medianOfSmallGETs(server, count: 21)
+            #expect(idler.waitForClose(timeout: Deadline.standard), "the server closes a connection whose body it refused")
+        }
+        let extra = pending.cpu - quiet.cpu
+        #expect(extra < pending.wall / 2,
+                "the server used \(pending.cpu) s of CPU in \(pending.wall) s with a half-sent body pending, \(quiet.cpu) s for the same GETs without it")
     }
 
     // MARK: - Many connections
 
     @Test func aThousandHalfOpenConnectionsAreServedAroundThenClosed() throws {
         let server = try ServeProcess(cli: cli, arguments: ["--idle-timeout", "1"])
+        let baseline = try medianOfSmallGETs(server)
         var held: [RawHTTPConnection] = []
         for index in 0..<1000 {
             let connection = try RawHTTPConnection(url: server.url)
@@ -122,12 +150,11 @@ struct ServeFairnessTests {
             if index.isMultiple(of: 2) { connection.send("GET /archive_images HTTP/1.1\r\nHost: 127.") }
             held.append(connection)
         }
-        try expectSmallGETsAnswerPromptly(server)
-        // Each held connection was closed by the server's idle timeout (1 s), not left open:
-        // all within 10 s in all (after that, each is only checked, not waited for).
-        let deadline = ContinuousClock.now + .seconds(10)
+        try expectSmallGETsAnswerPromptly(server, baseline: baseline)
+        // Each held connection is closed by the server's idle timeout (1 s), not left open
+        // (awaited: without the timeout they would stay open for good).
         var open = 0
-        for connection in held where !connection.waitForClose(timeout: max(.milliseconds(1), deadline - .now)) { open += 1 }
+        for connection in held where !connection.waitForClose(timeout: Deadline.standard) { open += 1 }
         #expect(open == 0, "\(open) of 1000 half-open connections were still open")
     }
 
@@ -140,7 +167,7 @@ struct ServeFairnessTests {
             #expect(connection.send("GET /archive_images/\(ids[index % ids.count]) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
         }
         for (index, connection) in connections.enumerated() {
-            let response = try connection.readResponse(timeout: .seconds(10))
+            let response = try connection.readResponse(timeout: Deadline.standard)
             #expect(response.status == 200)
             #expect((try response.json() as? [String: Any])?["id"] as? Int == ids[index % ids.count])
         }

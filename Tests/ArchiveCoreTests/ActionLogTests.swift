@@ -18,15 +18,16 @@ final class RecordingLogSink: ActionLogSink {
 
 /// `--log-actions`' middleware through a real store on an in-memory database.
 @MainActor
+@Suite(.timeLimit(.minutes(5)))
 struct ActionLogTests {
     @Test func eachActionAndEachFinishedEffectIsOneJSONLine() async throws {
         let database = try ArchiveDatabase.inMemory()
         let sink = RecordingLogSink()
         let store = AppStore(environment: ArchiveEnvironment(database: database), actionLog: sink)
         store.dispatch(.archive(.requestWithInputText("チーズ\u{1B}[2J")))
-        await store.finishEffects()
+        await store.settle()
         store.dispatch(.archive(.refreshStoredStatus))
-        await store.finishEffects()
+        await store.settle()
 
         #expect(sink.objects.count == sink.lines.values.count, "every line is JSON: \(sink.lines.values)")
         #expect(sink.lines.values.allSatisfy { !$0.contains("\n") && !$0.contains("\u{1B}") })

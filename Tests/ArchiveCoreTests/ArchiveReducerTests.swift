@@ -2,6 +2,7 @@ import ArchiveAPI
 import ArchiveCore
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ArchiveReducerTests {
     static let entities = [
         ArchiveSceneEntity(id: 17, photoUrl: "u17", category: "洋食", dishName: "チーズハンバーグ", shopName: "s", introduction: "i"),

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @MainActor
+@Suite(.timeLimit(.minutes(5)))
 struct ArchiveStoreTests {
     let database: ArchiveDatabase
 
@@ -26,7 +27,7 @@ struct ArchiveStoreTests {
         let store = makeStore()
         store.dispatch(.archive(.requestWithInputText("チーズ")))
         store.dispatch(.archive(.requestWithSelectedCategory("洋食")))
-        await store.finishEffects()
+        await store.settle()
         let state = store.state.archiveState
         #expect(!state.isLoading && !state.isError)
         #expect(state.archiveCellViewObjects.map(\.id) == [17, 21, 33])
@@ -36,16 +37,16 @@ struct ArchiveStoreTests {
     @Test func heartingARowPersistsItAndComesBackThroughTheState() async throws {
         let store = makeStore()
         store.dispatch(.archive(.requestWithInputText("チーズ")))
-        await store.finishEffects()
+        await store.settle()
         let row = try #require(store.state.archiveState.archiveCellViewObjects.first { $0.id == 21 })
         store.dispatch(.archive(.addArchiveObject(row)))
         #expect(store.state.archiveState.pendingStorageIDs == [21])
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[21] == true)
         #expect(try database.favorites.object(id: 21)?.dishName == "マカロニグラタン")
 
         store.dispatch(.archive(.deleteArchiveObject(id: 21)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[21] == false)
         #expect(try !database.favorites.contains(id: 21))
     }
@@ -53,13 +54,13 @@ struct ArchiveStoreTests {
     @Test func storeThenUnstoreDispatchedBackToBackApplyInOrder() async throws {
         let store = makeStore()
         store.dispatch(.archive(.requestWithNoConditions))
-        await store.finishEffects()
+        await store.settle()
         for _ in 0..<5 {
             store.dispatch(.archive(.addArchiveObjectWithID(5)))
             store.dispatch(.archive(.deleteArchiveObject(id: 5)))
         }
         store.dispatch(.archive(.addArchiveObjectWithID(6)))
-        await store.finishEffects()
+        await store.settle()
         #expect(try !database.favorites.contains(id: 5))
         #expect(try database.favorites.contains(id: 6))
         #expect(store.state.archiveState.hearts[5] == false)
@@ -79,7 +80,7 @@ struct ArchiveStoreTests {
         await slow.open()  // the older search answers now, too late
         // Returns once the older effect's body has returned too, so any result it
         // could have sent has reached the store (and been dropped) by now.
-        await store.finishEffects()
+        await store.settle()
         #expect(api.calls.values == ["チーズ", "餃子"])
         #expect(store.state.archiveState.archiveCellViewObjects.map(\.id) == [28, 31])
         #expect(store.state.archiveState.inputText == "餃子")
@@ -96,7 +97,7 @@ struct ArchiveStoreTests {
         store.dispatch(.archive(.deleteArchiveObject(id: 33)))
         await store.waitUntil { $0.archiveState.pendingStorageIDs.isEmpty }
         await gate.open()
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[17] == true)
         #expect(store.state.archiveState.hearts[33] == false)
         #expect(try database.favorites.storedIDs(among: [17, 33]) == [17])
@@ -107,18 +108,18 @@ struct ArchiveStoreTests {
         let store = makeStore(favorites: FailingWritesRepository(base: database.favorites))
         store.dispatch(.archive(.requestWithInputText("チーズ")))
         store.dispatch(.archive(.requestWithSelectedCategory("洋食")))
-        await store.finishEffects()
+        await store.settle()
         let before = store.state.archiveState.hearts
         #expect(before == [17: true, 21: false, 33: false])
 
         let row = try #require(store.state.archiveState.archiveCellViewObjects.first { $0.id == 21 })
         store.dispatch(.archive(.addArchiveObject(row)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.storageErrorMessage?.contains("disk full") == true)
         #expect(store.state.archiveState.hearts == before)
 
         store.dispatch(.archive(.deleteArchiveObject(id: 17)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.storageErrorMessage?.contains("cannot remove 17") == true)
         #expect(store.state.archiveState.hearts == before)
         #expect(store.state.archiveState.pendingStorageIDs.isEmpty)
@@ -130,9 +131,9 @@ struct ArchiveStoreTests {
         failures.append("チーズ")
         let store = makeStore(api: ControllableArchiveAPI(failures: failures))
         store.dispatch(.archive(.requestWithSelectedCategory("洋食")))
-        await store.finishEffects()
+        await store.settle()
         store.dispatch(.archive(.requestWithInputText("チーズ")))
-        await store.finishEffects()
+        await store.settle()
         let failed = store.state.archiveState
         #expect(!failed.isError)
         #expect(failed.source == .favorites(reason: "the catalog is down", total: 0))
@@ -140,7 +141,7 @@ struct ArchiveStoreTests {
         #expect(failed.inputText == "チーズ" && failed.selectedCategory == "洋食")
 
         store.dispatch(.archive(.retry))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.source == .catalog)
         #expect(store.state.archiveState.archiveCellViewObjects.map(\.id) == [17, 21, 33])
     }
@@ -148,7 +149,7 @@ struct ArchiveStoreTests {
     @Test func addingAnUnknownIDIsAClearFailure() async throws {
         let store = makeStore()
         store.dispatch(.archive(.addArchiveObjectWithID(999)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.storageErrorMessage?.contains("no dish with ID 999") == true)
         #expect(try database.favorites.count() == 0)
     }
@@ -156,32 +157,33 @@ struct ArchiveStoreTests {
     @Test func aRefreshPicksUpChangesMadeByAnotherProcess() async throws {
         let store = makeStore()
         store.dispatch(.archive(.requestWithInputText("チーズ")))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[17] == false)
         try database.favorites.create(try await storedObject(17))
         store.dispatch(.archive(.refreshStoredStatus))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[17] == true)
     }
 
     @Test func onboardingShowsOnANewDatabaseAndNeverAgainOnceClosed() async throws {
         let store = makeStore()
         store.dispatch(.onboarding(.request))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.onboardingState.showOnboarding)
         store.dispatch(.onboarding(.close))
         #expect(!store.state.onboardingState.showOnboarding)
-        await store.finishEffects()
+        await store.settle()
         #expect(try !database.onboarding.shouldShowOnboarding())
 
         let relaunched = makeStore()
         relaunched.dispatch(.onboarding(.request))
-        await relaunched.finishEffects()
+        await relaunched.settle()
         #expect(!relaunched.state.onboardingState.showOnboarding)
     }
 }
 
 @MainActor
+@Suite(.timeLimit(.minutes(5)))
 struct ExternalChangesTests {
     @Test func aCommitByAnotherConnectionIsNoticedAndTheHeartsAreReRead() async throws {
         let directory = try TemporaryDirectory()
@@ -191,14 +193,14 @@ struct ExternalChangesTests {
         let store = AppStore(environment: ArchiveEnvironment(database: mine))
         store.dispatch(.archive(.requestWithInputText("チーズ")))
         store.dispatch(.favorites(.requestPage(after: nil, limit: 10)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[17] == false)
 
         store.dispatch(.watchExternalChanges(interval: .milliseconds(10)))
         try theirs.favorites.create(try await storedObject(17))
         await store.waitUntil { $0.archiveState.hearts[17] == true && $0.favoritesState.favorites.map(\.id) == [17] }
         store.dispatch(.stopWatchingExternalChanges)
-        await store.finishEffects()
+        await store.settle()
         #expect(!store.hasEffectsInFlight)
     }
 }

@@ -4,6 +4,7 @@ import ArchiveStorage
 import Foundation
 import Redux
 import TestSupport
+import Testing
 
 /// A catalog API whose answers the test releases one by one: a search for a
 /// keyword that has a gate waits until the test opens it.
@@ -54,13 +55,6 @@ struct FailingWritesRepository: ForwardingFavoritesRepository {
     func delete(id: Int) throws -> Bool { throw DiskFull() }
 }
 
-extension Store {
-    /// Waits until the state satisfies `predicate`, without sleeping.
-    func waitUntil(_ predicate: (State) -> Bool) async {
-        for await state in states() where predicate(state) { return }
-    }
-}
-
 extension Store where State == AppState, Action == AppAction {
     /// Searches チーズ, whose answer waits on `slow` (a ``ControllableArchiveAPI`` gate),
     /// then 餃子, which answers at once; then releases the older answer, too late,
@@ -71,7 +65,7 @@ extension Store where State == AppState, Action == AppAction {
         dispatch(.archive(.requestWithInputText("餃子")))
         await waitUntil { !$0.archiveState.isLoading }
         await slow.open()
-        await finishEffects()
+        await settle()
     }
 }
 

@@ -9,6 +9,7 @@ import Testing
 /// The Favorites view's search, through the store: actions → middleware →
 /// repository (in-memory SQLite with its index) → reducer → state.
 @MainActor
+@Suite(.timeLimit(.minutes(5)))
 struct FavoritesSearchStoreTests {
     let database: ArchiveDatabase
     let store: AppStore
@@ -33,7 +34,7 @@ struct FavoritesSearchStoreTests {
         for (keyword, category) in [("蕎", ""), ("寿司", ""), ("チーズ", "洋食"), ("CHEESE", ""), ("", "中華"), ("no such dish", "")] {
             store.dispatch(.favorites(.search(FavoritesQuery(keyword: keyword, category: category), after: nil, limit: 200)))
             #expect(store.state.favoritesState.isLoading)
-            await store.finishEffects()
+            await store.settle()
             let state = store.state.favoritesState
             #expect(state.favorites.map(\.id) == expected(keyword, category), "\(keyword) in \(category)")
             #expect(state.totalCount == expected(keyword, category).count)
@@ -47,21 +48,21 @@ struct FavoritesSearchStoreTests {
         let all = expected("の")
         #expect(all.count > 4)
         store.dispatch(.favorites(.search(FavoritesQuery(keyword: "の"), after: nil, limit: 2)))
-        await store.finishEffects()
+        await store.settle()
         store.dispatch(.favorites(.requestNextPage(limit: 2)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.favoritesState.favorites.map(\.id) == Array(all.prefix(4)))
         store.dispatch(.favorites(.refresh(minimumLimit: 1)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.favoritesState.favorites.map(\.id) == Array(all.prefix(4)))
         // Unstoring a shown match removes it and lowers the count.
         store.dispatch(.archive(.deleteArchiveObject(id: all[0])))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.favoritesState.favorites.map(\.id) == Array(all[1..<4]))
         #expect(store.state.favoritesState.totalCount == all.count - 1)
         // An empty query lists every favorite again.
         store.dispatch(.favorites(.search(FavoritesQuery(), after: nil, limit: 500)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.favoritesState.favorites.count == BundledCatalog.entities.count - 1)
     }
 

@@ -33,6 +33,7 @@ struct DownArchiveAPI: RequestArchiveRepository {
 /// Offline-first: when the catalog cannot answer, the archive answers from the
 /// stored favorites with the same search semantics; the reducer decides.
 @MainActor
+@Suite(.timeLimit(.minutes(5)))
 struct OfflineArchiveTests {
     let database: ArchiveDatabase
 
@@ -62,7 +63,7 @@ struct OfflineArchiveTests {
         let store = makeStore(api: api)
         for (keyword, category) in [("チーズ", ""), ("チーズ", "洋食"), ("", ""), ("蕎", ""), ("ｚｚｚ", "")] {
             store.dispatch(.archive(.requestWithConditions(inputText: keyword, selectedCategory: category)))
-            await store.finishEffects()
+            await store.settle()
             let state = store.state.archiveState
             #expect(!state.isError && state.errorMessage == nil)
             #expect(state.source == .favorites(reason: DownArchiveAPI.Down().description, total: expected(keyword, category).count))
@@ -76,17 +77,17 @@ struct OfflineArchiveTests {
         let api = DownArchiveAPI()
         let store = makeStore(api: api)
         store.dispatch(.archive(.requestWithConditions(inputText: "", selectedCategory: "")))
-        await store.finishEffects()
+        await store.settle()
         let before = try #require(try database.favorites.object(id: 33))
         let row = try #require(store.state.archiveState.archiveCellViewObjects.first { $0.id == 33 })
 
         store.dispatch(.archive(.deleteArchiveObject(id: 33)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[33] == false)
         #expect(try database.favorites.object(id: 33) == nil)
 
         store.dispatch(.archive(.addArchiveObject(row)))
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.archiveState.hearts[33] == true)
         let after = try #require(try database.favorites.object(id: 33))
         #expect(after.dishName == before.dishName && after.introduction == before.introduction && after.photoUrl == before.photoUrl)

@@ -2,6 +2,7 @@ import ArchiveFront
 import ArgumentParser
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ArchiveOptionsTests {
     @Test func aFlagBeatsTheEnvironmentWhichBeatsTheDefault() throws {
         let environment = ["ARCHIVE_DATABASE": "/env.sqlite3", "ARCHIVE_API_URL": "http://env", "ARCHIVE_API_TIMEOUT": "2.5", "HOME": "/home/u"]

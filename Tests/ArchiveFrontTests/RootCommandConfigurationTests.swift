@@ -21,6 +21,7 @@ private struct RecordingRoot: AsyncParsableCommand {
     func run() async throws {}
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct RootCommandConfigurationTests {
     /// The parse skips ArgumentParser's completion-script search (a super-command
     /// name is set) only while it runs and only when no argument asks for a

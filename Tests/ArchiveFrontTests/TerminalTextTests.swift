@@ -1,6 +1,7 @@
 import ArchiveFront
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct TerminalTextTests {
     @Test(arguments: [
         ("\u{1B}]0;pwned\u{07}title", "\\u{1B}]0;pwned\\u{7}title"),  // OSC: sets the window title
@@ -19,6 +20,7 @@ struct TerminalTextTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct HighlightedTextTests {
     func marked(_ text: String, _ keyword: String) -> String {
         HighlightedText(text, keyword: SearchKeyword(keyword)).segments.map { $0.isMatch ? "[\($0.text)]" : $0.text }.joined()

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 /// The keys of the search runs against the grams of the FTS5 index they stand for.
+@Suite(.timeLimit(.minutes(5)))
 struct SearchGramKeyTests {
     /// Texts with what the folding and the decoder make hard: expanding foldings
     /// (`İ`), titlecase, non-BMP scalars, empty and one-scalar texts, ill-formed bytes.

@@ -4,6 +4,7 @@ import Testing
 
 /// Blocks and lists read back from disk may be damaged: every damage is an error
 /// that names itself, never a crash nor a wrong list read as right.
+@Suite(.timeLimit(.minutes(5)))
 struct SearchRunDamageTests {
     static func list(_ ids: [Int]) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -5,6 +5,7 @@ import Testing
 /// Search runs against their definition: for every key, the favorites (by ID,
 /// ascending, once) whose fields hold a gram with that key, computed by brute
 /// force from ``SearchGramKey/forEachKey(inUTF8:_:)``.
+@Suite(.timeLimit(.minutes(5)))
 struct SearchRunTests {
     struct Favorite {
         var id: Int

@@ -4,6 +4,7 @@ import MigrationChecksum
 import SQLite
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ArchiveMigrationsTests {
     /// The repository's Migrations/ folder, next to Tests/.
     static let migrationsDirectory = URL(fileURLWithPath: #filePath)

@@ -5,6 +5,7 @@ import Testing
 
 /// What `ArchiveDatabase.checkDatabasePath` lets SQLite open: file names with room
 /// for the files SQLite makes beside them (255 bytes a name on this file system).
+@Suite(.timeLimit(.minutes(5)))
 struct DatabasePathTests {
     /// A new database needs `NAME-journal` while it is created: 247 bytes is the
     /// longest name; 248 is refused before anything exists, and so is an empty file

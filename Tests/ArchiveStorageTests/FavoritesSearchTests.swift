@@ -7,6 +7,7 @@ import Testing
 
 /// The favorites search (migration 0004's index) against its definition: a full
 /// scan with ``FavoritesQuery/matches(_:)``, on generated data.
+@Suite(.timeLimit(.minutes(5)))
 struct FavoritesSearchTests {
     // MARK: - Generated data
 

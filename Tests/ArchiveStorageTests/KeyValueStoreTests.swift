@@ -4,6 +4,7 @@ import SQLite
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct KeyValueStoreTests {
     struct Settings: Codable, Hashable, KeyValueStorable {
         var theme: String

@@ -7,6 +7,7 @@ import Testing
 /// Databases written by released builds, kept as fixtures (one per released
 /// schema version, from now on): this build must open each, validate the
 /// checksums they recorded, keep every row and reach the latest version.
+@Suite(.timeLimit(.minutes(5)))
 struct ReleasedSchemaTests {
     /// `Fixtures/schema-vN.sqlite3`, copied into a temporary directory (opening migrates it).
     static func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws -> String {

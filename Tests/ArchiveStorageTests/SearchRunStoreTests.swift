@@ -8,6 +8,7 @@ import Testing
 /// How the favorites search index's runs are written, merged and read in the
 /// database (migrations 0004, 0005): single stores wait, then become a run; runs of a
 /// level merge; a search intersects the rarest lookups.
+@Suite(.timeLimit(.minutes(5)))
 struct SearchRunStoreTests {
     static func pending(of database: ArchiveDatabase) throws -> [Int] {
         try database.queue.read { try SearchRunStore.pendingIDs(in: $0) }

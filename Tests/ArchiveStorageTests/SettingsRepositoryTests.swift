@@ -6,6 +6,7 @@ import Testing
 
 /// The settings on the key-value store: typed, with defaults, read-only where
 /// the archive keeps them, and the install date written once.
+@Suite(.timeLimit(.minutes(5)))
 struct SettingsRepositoryTests {
     @Test func aNewDatabaseRecordsItsInstallDateOnceAndReopeningKeepsIt() throws {
         let directory = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 @testable import ArchiveTUI
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct KeyDecoderTests {
     func decode(_ bytes: [UInt8]) -> [Key] {
         var decoder = KeyDecoder()

@@ -4,6 +4,7 @@ import ArchiveStorage
 @testable import ArchiveTUI
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct RenderingSnapshotTests {
     static let sizes = [(80, 24), (40, 12)]
 

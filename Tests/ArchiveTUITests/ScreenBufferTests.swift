@@ -1,6 +1,7 @@
 @testable import ArchiveTUI
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ScreenBufferTests {
     @Test func wideGlyphsTakeTwoCells() {
         var buffer = ScreenBuffer(width: 10, height: 1)

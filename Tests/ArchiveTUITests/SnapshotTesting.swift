@@ -40,7 +40,7 @@ enum Snapshot {
         let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
         guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try actual.write(to: url, atomically: true, encoding: .utf8)
+            try actual.write(to: url, atomically: false, encoding: .utf8)
             Issue.record("recorded snapshot \(name); check it and run again", sourceLocation: sourceLocation)
             return
         }

@@ -1,22 +1,99 @@
 import Foundation
+import ArchiveStorage
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the real `archive-tui` inside tmux, types like a person, reads the screen.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct TUIEndToEndTests {
     let directory: TemporaryDirectory
-    let socket = "archive-tui-tests-\(UUID().uuidString.prefix(8))"
     let session = "tui"
-    let tmux: String
+    let server: TmuxServer
 
     init() throws {
         directory = try TemporaryDirectory()
-        let candidates = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
-        guard let tmux = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw TUITestError("tmux is not installed: `apt-get install -y tmux` (.ci/run installs it)")
+        server = TmuxServer(executable: try Prerequisite.path(of: "tmux", debianPackage: "tmux"), socket: directory.path("tmux.socket"))
+    }
+
+    /// This test's own tmux server, on a socket in the test's directory, started in the
+    /// foreground (`tmux -D`) as a child of the test, so that the test reaps it: a daemonized
+    /// server leaves the test's process tree, and where nothing reaps orphans it stays a
+    /// zombie with its programs' zombies under it. ``stop()`` (also from `deinit`, pass or
+    /// fail) asks it to exit, and kills it and everything under it if it does not.
+    final class TmuxServer {
+        let executable: String
+        let socket: String
+        private var process: ChildProcess?
+
+        init(executable: String, socket: String) {
+            self.executable = executable
+            self.socket = socket
         }
-        self.tmux = tmux
+
+        deinit { stop() }
+
+        /// Runs a tmux command on this server (started first if need be) and returns how it ended.
+        func run(_ arguments: [String]) throws -> ChildProcess.Result {
+            try startIfNeeded()
+            return try ChildProcess.run(executable, ["-S", socket] + arguments, timeout: Deadline.standard)
+        }
+
+        private func startIfNeeded() throws {
+            if let process, !process.hasExited { return }
+            let server = try ChildProcess(executable, ["-S", socket, "-f", "/dev/null", "-D"])
+            process = server
+            // Ready once it answers on its socket.
+            let deadline = ContinuousClock.now + Deadline.standard
+            while (try ChildProcess.run(executable, ["-S", socket, "list-sessions"]).stderr).contains("no server running") {
+                guard !server.hasExited else { throw TUITestError("tmux -D exited at once: \(server.wait().stderr)") }
+                guard ContinuousClock.now < deadline else { throw TUITestError("tmux -D did not start within \(Deadline.standard)") }
+                usleep(5_000)
+            }
+        }
+
+        /// Ends every process the server started, then the server.
+        ///
+        /// The programs go first, the deepest first, while their parents live to reap
+        /// them (the pane's shell its program, the server the shell): a program that
+        /// outlived its parent would be reparented to PID 1, which reaps nothing in some
+        /// containers. Then `kill-server`, and the server is reaped here (SIGKILL if it
+        /// does not exit).
+        func stop() {
+            guard let process else { return }
+            self.process = nil
+            let deadline = ContinuousClock.now + .seconds(10)
+            if !process.hasExited {
+                for child in Self.descendants(of: process.pid).reversed() { Glibc.kill(child, SIGKILL) }
+                while !Self.descendants(of: process.pid).isEmpty, ContinuousClock.now < deadline { usleep(5_000) }
+                _ = try? ChildProcess.run(executable, ["-S", socket, "kill-server"], timeout: .seconds(10))
+            }
+            while !process.hasExited, ContinuousClock.now < deadline { usleep(5_000) }
+            process.kill()
+            unlink(socket)
+        }
+
+        /// The processes under `pid`, children before their parent's other descendants.
+        static func descendants(of pid: pid_t) -> [pid_t] {
+            var parents: [pid_t: pid_t] = [:]
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let child = pid_t(entry),
+                      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if fields.count > 1, let parent = pid_t(fields[1]) { parents[child] = parent }
+            }
+            var found: [pid_t] = []
+            var frontier = [pid]
+            while let next = frontier.popLast() {
+                let children = parents.filter { $0.value == next }.map(\.key)
+                found += children
+                frontier += children
+            }
+            return found
+        }
     }
 
     struct TUITestError: Error, CustomStringConvertible {
@@ -28,7 +105,12 @@ struct TUIEndToEndTests {
     /// (a capture from a server that is gone must not read as an empty screen).
     @discardableResult
     func tmux(_ arguments: String...) throws -> String {
-        let result = try ChildProcess.run(tmux, ["-L", socket] + arguments)
+        try tmux(arguments)
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try server.run(arguments)
         guard result.status == 0 else {
             throw TUITestError("tmux \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
@@ -74,15 +156,14 @@ struct TUIEndToEndTests {
 
     /// Starts `command` in a new tmux session, its output streamed to a new ``PaneOutput``.
     ///
-    /// The server is told to outlive its sessions (`exit-empty off`; the test's
-    /// `kill-server` ends it): by default it exits when its last program ends, and a
-    /// test that starts the next program at once could reach that server while it
+    /// The server outlives its sessions (`tmux -D` turns `exit-empty` off; the test's
+    /// ``TmuxServer/stop()`` ends it): by default it exits when its last program ends, and
+    /// a test that starts the next program at once could reach that server while it
     /// was exiting ("server exited unexpectedly"), leaving no program and, before the
     /// status check, an empty screen. A session whose program has ended is removed
     /// first, in case the server has not yet done so.
     func start(_ command: String) throws -> PaneOutput {
         let output = try PaneOutput(fifo: directory.path("pane-\(UUID().uuidString.prefix(8))"))
-        try tmux("start-server", ";", "set-option", "-s", "exit-empty", "off")
         _ = try? tmux("kill-session", "-t", session)
         try tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
         try tmux("pipe-pane", "-t", session, "cat >> '\(output.path)'")
@@ -92,7 +173,7 @@ struct TUIEndToEndTests {
     /// Checks the screen each time the pane writes, until `condition` holds; fails
     /// after `timeout` with the last screen.
     @discardableResult
-    func waitForScreen(_ what: String, on pane: PaneOutput, timeout: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
+    func waitForScreen(_ what: String, on pane: PaneOutput, timeout: Duration = Deadline.standard, _ condition: (String) -> Bool) throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let last = try screen()
@@ -106,7 +187,7 @@ struct TUIEndToEndTests {
     }
 
     /// Waits until the program has ended (the pane closed), at most `timeout`.
-    func waitForExit(of pane: PaneOutput, timeout: Duration = .seconds(10)) -> Bool {
+    func waitForExit(of pane: PaneOutput, timeout: Duration = Deadline.standard) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
             switch pane.wait(until: deadline) {
@@ -120,7 +201,7 @@ struct TUIEndToEndTests {
     @Test func dismissOnboardingSearchHeartARowQuitAndTheFavoriteIsStored() throws {
         let database = directory.path("tui.sqlite3")
         let tui = BuiltProduct.url(named: "archive-tui").path
-        defer { _ = try? tmux("kill-server") }
+        defer { server.stop() }
         var pane = try start("env -u ARCHIVE_API_URL TERM=xterm-256color '\(tui)' --database '\(database)'")
 
         try waitForScreen("the onboarding overlay", on: pane) { $0.contains("Welcome to FavoriteArchive") }
@@ -161,11 +242,11 @@ struct TUIEndToEndTests {
         let archive = BuiltProduct.url(named: "archive").path
         #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
         let tui = BuiltProduct.url(named: "archive-tui").path
-        defer { _ = try? tmux("kill-server") }
+        defer { server.stop() }
         let pane = try start("'\(tui)' --database '\(database)'")
         try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes, 0 ♥") }
         #expect(try ChildProcess.run(archive, ["add", "1", "--database", database]).status == 0)
-        let updated = try waitForScreen("the heart added by another process", on: pane, timeout: .seconds(5)) { $0.contains("66 dishes, 1 ♥") }
+        let updated = try waitForScreen("the heart added by another process", on: pane) { $0.contains("66 dishes, 1 ♥") }
         #expect(updated.contains("♥ 親子丼"))
         try tmux("send-keys", "-t", session, "C-c")
         #expect(waitForExit(of: pane), "archive-tui did not quit on q")
@@ -181,7 +262,7 @@ struct TUIEndToEndTests {
             #expect(try ChildProcess.run(archive, arguments + ["--database", database]).status == 0)
         }
         let tui = BuiltProduct.url(named: "archive-tui").path
-        defer { _ = try? tmux("kill-server") }
+        defer { server.stop() }
         var pane = try start("'\(tui)' --database '\(database)' --api-url http://127.0.0.1:1 --log-actions '\(log)'")
         let offline = try waitForScreen("the offline banner", on: pane) { $0.contains("offline — showing your favorites: cannot reach") }
         #expect(offline.contains("♥ チーズハンバーグ") && offline.contains("♥ ざる蕎麦"))
@@ -210,5 +291,84 @@ struct TUIEndToEndTests {
         }
         #expect(actions.count == lines.count, "every line is JSON")
         #expect(actions.contains("archive.catalogFailed") && actions.contains("favorites.search") && actions.contains("settings.rememberView"))
+    }
+
+    // MARK: - Input of any size, a log that blocks (issue 44, cases 2 and 3)
+
+    /// A 120,000-character paste into the search field: the field keeps what a search can
+    /// be remembered with, draws its end in one pass, and the TUI answers the next key
+    /// (the field was trimmed one character at a time, each time measuring the rest: a
+    /// 1,500-character paste took 26 s, this one pinned a core for minutes).
+    @Test func aHugePasteLeavesTheTUIAnsweringKeys() throws {
+        let database = directory.path("paste.sqlite3")
+        let archive = BuiltProduct.url(named: "archive").path
+        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        let pane = try start("env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
+        try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes") }
+        let paste = directory.path("paste.txt")
+        try String(repeating: "x", count: 120_000).write(toFile: paste, atomically: false, encoding: .utf8)
+        try tmux("load-buffer", paste)
+        try tmux("paste-buffer", "-t", session)
+        try waitForScreen("the pasted text in the search field", on: pane) { $0.contains("Search › xxxxxxxx") }
+        try waitForScreen("the search for it", on: pane) { $0.contains("0 dishes") }
+        // The next keys are answered: Escape clears the conditions.
+        try tmux("send-keys", "-t", session, "Escape")
+        try waitForScreen("the cleared search", on: pane) { $0.contains("66 dishes") && !$0.contains("xxxx") }
+        try tmux("send-keys", "-t", session, "C-c")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
+        // What is remembered is bounded like `settings set`: the pasted keyword is not.
+        let settings = try ChildProcess.run(archive, ["settings", "get", "lastSearchKeyword", "--database", database])
+        #expect(settings.stdout.utf8.count < 2_000, "\(settings.stdout.utf8.count) bytes remembered")
+    }
+
+    /// A keyword of any length remembered by another program (the store holds what it is
+    /// given): the TUI starts without it and answers keys.
+    @Test func aHugeRememberedKeywordIsNotUsed() throws {
+        let database = directory.path("remembered.sqlite3")
+        let archive = BuiltProduct.url(named: "archive").path
+        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        do {
+            let opened = try ArchiveDatabase(path: database)
+            try opened.keyValueStore.set(String(repeating: "a", count: 30_000), for: KeyValueStore.Key<String>("lastSearchKeyword", default: ""))
+        }
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        let pane = try start("env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
+        let first = try waitForScreen("the first screen", on: pane) { $0.contains("66 dishes") }
+        #expect(!first.contains("aaaa"))
+        try tmux("send-keys", "-t", session, "-l", "チーズ")
+        try waitForScreen("the typed keyword's results", on: pane) { $0.contains("8 dishes") }
+        try tmux("send-keys", "-t", session, "C-c")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
+    }
+
+    /// `--log-actions FIFO` whose reader opened it and never reads: once the pipe is full,
+    /// the log's writes wait in memory (then the log stops, with one warning) instead of
+    /// blocking the main actor; keys are still answered and ctrl-c still quits.
+    @Test func anActionLogWhoseReaderStopsReadingNeverFreezesTheTUI() throws {
+        let database = directory.path("fifo-log.sqlite3")
+        let archive = BuiltProduct.url(named: "archive").path
+        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        let fifo = directory.path("log.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The reader: holds the FIFO open for reading and reads nothing.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        let pane = try start("env -u ARCHIVE_API_URL '\(tui)' --database '\(database)' --log-actions '\(fifo)'")
+        try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes") }
+        // Each switch between the views logs a few lines: 600 of them fill a pipe's 64 KiB.
+        for _ in 0..<6 {
+            try tmux(["send-keys", "-t", session] + Array(repeating: "C-t", count: 100))
+        }
+        // An even number of switches: back in the catalog view. ctrl-c is a key here (the
+        // terminal is raw): it quits only if the main actor still reads keys.
+        try waitForScreen("the catalog view after the pipe filled", on: pane) { $0.contains("66 dishes") }
+        try tmux("send-keys", "-t", session, "C-c")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c with its log's pipe full")
     }
 }

@@ -7,6 +7,7 @@ import Testing
 
 /// The export encodes rows from their bytes: it must write exactly what
 /// encoding the decoded objects writes, whatever the text.
+@Suite(.timeLimit(.minutes(5)))
 struct FavoriteRecordEncoderTests {
     @Test func aRowEncodesExactlyAsItsObject() {
         var generator = SeededGenerator(seed: 4_242)

@@ -29,6 +29,7 @@ private final class CountingBulkRepository: ForwardingFavoritesRepository, Senda
 
 /// An import reads its file once, storing as it checks, and counts repeated IDs on the way
 /// (a second reading only when a large ID may repeat).
+@Suite(.timeLimit(.minutes(5)))
 struct ImportPassTests {
     let directory: TemporaryDirectory
 

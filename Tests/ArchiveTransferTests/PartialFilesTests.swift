@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// The registry a signal's cleanup empties while the command's own thread goes on.
+@Suite(.timeLimit(.minutes(5)))
 struct PartialFilesTests {
     /// A file is created and recorded as one step; the cleanup removes what is recorded
     /// (including a name SQLite may create later), and after it no file is created:

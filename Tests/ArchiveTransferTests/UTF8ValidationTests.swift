@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 /// The import's UTF-8 check against the standard library's, which it replaces on the hot path.
+@Suite(.timeLimit(.minutes(5)))
 struct UTF8ValidationTests {
     /// Bytes around every boundary of RFC 3629's table.
     static let interesting: [UInt8] = [

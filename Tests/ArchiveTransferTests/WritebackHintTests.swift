@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// The export's writeback advice: when it is given, and that it never changes what is written.
+@Suite(.timeLimit(.minutes(5)))
 struct WritebackHintTests {
     /// Advice recorded instead of given to the kernel.
     final class Recorder {

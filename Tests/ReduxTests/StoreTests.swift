@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @MainActor
+@Suite(.timeLimit(.minutes(5)))
 struct StoreTests {
     struct Counter: Equatable, Sendable {
         var value = 0
@@ -55,7 +56,7 @@ struct StoreTests {
             ])
         store.dispatch(.load("first"))
         #expect(store.hasEffectsInFlight)
-        await store.finishEffects()
+        await store.settle()
         #expect(!store.hasEffectsInFlight)
         #expect(store.state.log == ["first", "second"])
     }
@@ -84,7 +85,7 @@ struct StoreTests {
         for await state in store.states() where state.log == ["fast"] { break }
         await gates["slow"]?.open()  // the old effect now answers, too late
         // finishEffects waits for the cancelled body too: its send has been dropped by then.
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.log == ["fast"])
     }
 
@@ -164,7 +165,7 @@ struct StoreTests {
         store.dispatch(.load("c"))
         #expect(store.effectsInFlight == 1)
         await first.open()
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.log == ["a", "b", "c"])
     }
 
@@ -183,7 +184,7 @@ struct StoreTests {
         #expect(received == [0, 1, 2])
     }
 
-    @Test func anObservedEffectReportsItsIDDurationAndCancellation() async {
+    @Test func anObservedEffectReportsItsIDDurationAndCancellation() async throws {
         let reports = Recorder<EffectReport>()
         let gate = Gate()
         let middleware = Middleware<Counter, Action> { _, action in
@@ -199,12 +200,17 @@ struct StoreTests {
         store.dispatch(.load("fast"))
         for await state in store.states() where state.log == ["fast"] { break }
         await gate.open()
-        await store.finishEffects()
+        await store.settle()
         #expect(store.state.log == ["fast"])
         let values = reports.values
         #expect(values.count == 2)
         #expect(values.allSatisfy { $0.id == "load" })
         #expect(values.map(\.wasCancelled).sorted { !$0 && $1 } == [false, true])
-        #expect(values.allSatisfy { $0.duration >= .zero })
+        // The cancelled (slow) effect ran from before the fast one started until after it
+        // had finished (the gate opened only then), so its duration holds the other's.
+        let slow = try #require(values.first { $0.wasCancelled })
+        let fast = try #require(values.first { !$0.wasCancelled })
+        #expect(fast.duration > .zero)
+        #expect(slow.duration > fast.duration, "slow \(slow.duration), fast \(fast.duration)")
     }
 }

@@ -14,7 +14,10 @@ import Glibc
 ///
 ///     reliability-helper ack-writes DB FIRST_ID     store FIRST_ID, FIRST_ID+1... forever; "ack ID" after each commit
 ///     reliability-helper import DB FILE [LIMIT]     import FILE; "progress N" while storing; LIMIT caps the file size (RLIMIT_FSIZE)
-///     reliability-helper churn DB INDEX OPS          OPS stores/removes in its own ID range and flips key "flag.INDEX"
+///     reliability-helper churn DB INDEX OPS [GOFILE] OPS stores/removes in its own ID range and flips key "flag.INDEX";
+///                                                     with GOFILE, says "half" halfway and waits until GOFILE exists
+///     reliability-helper churn-until DB STOPFILE     stores and removes one favorite (ID 1,000,001) until STOPFILE
+///                                                     exists, then stores 50 more; says "done N" (N: the operations)
 ///     reliability-helper main-thread STATUS [tasks-on-main-thread]
 ///                                                     MainThreadRunLoop: says where the main actor (and the
 ///                                                     detached tasks) run, then ends with STATUS
@@ -29,12 +32,15 @@ enum ReliabilityHelper {
             case "import" where arguments.count >= 3:
                 if arguments.count == 4, let limit = Int(arguments[3]) { limitFileSize(to: limit) }
                 try importFile(path: arguments[1], file: arguments[2])
-            case "churn" where arguments.count == 4:
-                try churn(path: arguments[1], index: Int(arguments[2]) ?? 0, operations: Int(arguments[3]) ?? 0)
+            case "churn" where arguments.count == 4 || arguments.count == 5:
+                try churn(path: arguments[1], index: Int(arguments[2]) ?? 0, operations: Int(arguments[3]) ?? 0,
+                          halfwayGate: arguments.count == 5 ? arguments[4] : nil)
+            case "churn-until" where arguments.count == 3:
+                try churn(path: arguments[1], untilExists: arguments[2])
             case "main-thread" where arguments.count == 2 || (arguments.count == 3 && arguments[2] == "tasks-on-main-thread"):
                 mainThread(status: Int32(arguments[1]) ?? 1, keepingTasksOnMainThread: arguments.count == 3)
             default:
-                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS | main-thread STATUS [tasks-on-main-thread]")
+                fail("usage: reliability-helper ack-writes DB FIRST_ID | import DB FILE [LIMIT] | churn DB INDEX OPS [GOFILE] | churn-until DB STOPFILE | main-thread STATUS [tasks-on-main-thread]")
             }
         } catch {
             fail("\(error)")
@@ -87,7 +93,8 @@ enum ReliabilityHelper {
     static func ackWrites(path: String, firstID: Int) throws {
         let database = try ArchiveDatabase(path: path)
         var id = firstID
-        while true {
+        let parent = getppid()
+        while getppid() == parent {  // killed by the test; gone with it if it died first
             try database.favorites.create(object(id))
             if id % 10 == 0 { try database.keyValueStore.set(id, for: KeyValueStore.Key<Int>("lastTenth", default: 0)) }
             say("ack \(id)")
@@ -110,11 +117,16 @@ enum ReliabilityHelper {
     }
 
     /// Stores and removes IDs of its own range, then stores 1...50 of it; flips its flag each operation.
-    static func churn(path: String, index: Int, operations: Int) throws {
+    static func churn(path: String, index: Int, operations: Int, halfwayGate: String?) throws {
         let database = try ArchiveDatabase(path: path)
         let base = (index + 1) * 1_000_000
         let flag = KeyValueStore.Key<Bool>("flag.\(index)", default: false)
         for operation in 0..<operations {
+            if operation == operations / 2, let gate = halfwayGate {
+                // Every writer is halfway at once: the test opens the gate once all have said so.
+                say("half")
+                while access(gate, F_OK) != 0 { usleep(1_000) }
+            }
             let id = base + operation / 2 + 1
             if operation % 2 == 0 {
                 try database.favorites.create(object(id))
@@ -124,6 +136,29 @@ enum ReliabilityHelper {
             try database.keyValueStore.set(operation % 2 == 0, for: flag)
         }
         try database.favorites.create(contentsOf: (1...50).map { object(base + $0) })
+        say("done \(operations)")
+    }
+
+    /// Stores and removes one favorite, a transaction each, until `stopFile` exists (the
+    /// reader's signal that it has read enough beside the writer), then stores 50 favorites.
+    static func churn(path: String, untilExists stopFile: String) throws {
+        let database = try ArchiveDatabase(path: path)
+        let base = 1_000_000
+        var operations = 0
+        let parent = getppid()
+        while access(stopFile, F_OK) != 0 {
+            // A test that died (or whose directory is gone) never creates the file: the
+            // helper must not outlive it, spinning.
+            if getppid() != parent { exit(3) }
+            if operations % 2 == 0 {
+                try database.favorites.create(object(base + 1))
+            } else {
+                try database.favorites.delete(id: base + 1)
+            }
+            operations += 1
+        }
+        if operations % 2 == 1 { try database.favorites.delete(id: base + 1) }
+        try database.favorites.create(contentsOf: (2...51).map { object(base + $0) })
         say("done \(operations)")
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Several processes write the same file at once: nobody sees busy/locked, nothing is lost.
-@Suite(.serialized)
+/// Several processes write the same file at once (each waits halfway for the others, so
+/// they are all mid-run together): nobody sees busy/locked, nothing is lost.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct ConcurrencyTests {
     static let processes = 3
     static let operations = 5_000
@@ -14,9 +15,18 @@ struct ConcurrencyTests {
         let path = directory.path("shared.sqlite3")
         _ = try ArchiveDatabase(path: path)  // created and migrated once; the others race on the rest
 
+        // The writers overlap by construction: each stops halfway until all three are
+        // halfway, so each one's second half runs while the others still have theirs to do.
+        let go = directory.path("go")
         let children = try (0..<Self.processes).map { index in
-            try helper(["churn", path, String(index), String(Self.operations)])
+            try helper(["churn", path, String(index), String(Self.operations), go])
         }
+        for (index, child) in children.enumerated() {
+            let line = child.nextLine()
+            #expect(line == "half", "process \(index) never got halfway: \(line ?? "no output")")
+            if line != "half" { for child in children { _ = child.kill() }; return }
+        }
+        #expect(FileManager.default.createFile(atPath: go, contents: nil))
         // Meanwhile the CLI stores and removes catalog dishes and flips the onboarding flag.
         let archive = BuiltProduct.url(named: "archive").path
         var cliFailures: [String] = []

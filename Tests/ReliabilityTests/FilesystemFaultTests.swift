@@ -3,28 +3,50 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Whether this process may mount a tmpfs in a private mount namespace.
+/// How these tests get a private mount namespace: `unshare -m` as root, or
+/// `unshare -r -m` (a user namespace) elsewhere, where the kernel allows one.
 enum MountSupport {
-    static let canMount: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        return (try? ChildProcess.run("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
-            "d=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs $d && umount $d && rmdir $d"]).status) == 0
+    static let unshare = "/usr/bin/unshare"
+    static let namespaceArguments = getuid() == 0 ? ["-m", "--propagation", "private"] : ["-r", "-m", "--propagation", "private"]
+
+    /// Why a tmpfs cannot be mounted here, with what to install or change; `nil` when it can.
+    static let missing: String? = {
+        guard FileManager.default.isExecutableFile(atPath: unshare) else {
+            return "\(unshare) is missing: apt-get install -y util-linux (README, \"Tests\")"
+        }
+        let probe = try? ChildProcess.run(unshare, namespaceArguments + ["sh", "-c",
+            "d=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs $d; s=$?; umount $d 2>/dev/null; rmdir $d; exit $s"])
+        guard probe?.status == 0 else {
+            return "cannot mount a tmpfs in a private mount namespace (\(probe?.stderr ?? "unshare did not run")): "
+                + "run the tests as root (CI does) or enable user namespaces (sysctl kernel.unprivileged_userns_clone=1)"
+        }
+        return nil
     }()
 }
 
 /// Faults of the file system itself, in a private mount namespace (`unshare -m`)
 /// so that the tmpfs mounts vanish with the test: a read-only file system and a full disk.
-/// Needs root (CI runs as root); elsewhere these tests are disabled, not passed.
-@Suite(.serialized, .enabled(if: MountSupport.canMount, "needs `unshare -m` and tmpfs mounts (root)"))
+/// Needs root or user namespaces (CI runs as root); where neither is available the
+/// tests fail with what is missing: they are never skipped.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct FilesystemFaultTests {
-    /// Runs `script` as `sh -c` in a private mount namespace and returns what it printed.
+    /// Runs `script` as `sh -c` in a private mount namespace, with `$D` a 2 MB tmpfs
+    /// mounted on a directory of the test's own, and returns what it printed.
     func runIsolated(_ script: String) throws -> String {
+        if let missing = MountSupport.missing { throw MountUnavailable(description: missing) }
+        let directory = try TemporaryDirectory()
         let archive = BuiltProduct.url(named: "archive").path
         let helper = BuiltProduct.url(named: "ReliabilityHelper").path
-        let result = try ChildProcess.run("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
-            "exec 2>&1; set -u; A='\(archive)'; H='\(helper)'; D=$(mktemp -d); mount -t tmpfs -o size=2m tmpfs $D || exit 90; " + script])
-        #expect(result.status != 90, "could not mount a tmpfs")
+        let mountPoint = directory.path("tmpfs")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+        let result = try ChildProcess.run(MountSupport.unshare, MountSupport.namespaceArguments + ["sh", "-c",
+            "exec 2>&1; set -u; A='\(archive)'; H='\(helper)'; D='\(mountPoint)'; mount -t tmpfs -o size=2m tmpfs $D || exit 90; " + script])
+        #expect(result.status != 90, "could not mount a tmpfs: \(result.stdout)")
         return result.stdout
+    }
+
+    struct MountUnavailable: Error, CustomStringConvertible {
+        let description: String
     }
 
     @Test func aReadOnlyFileSystemGivesAClearErrorAndChangesNothing() throws {

@@ -15,5 +15,5 @@ func writeImportFile(_ path: String, firstID: Int, count: Int) throws {
         let id = firstID + index
         text += #"{"id":\#(id),"photoUrl":"https://p/\#(id).jpg","category":"洋食","dishName":"料理 \#(id)","shopName":"店","introduction":"紹介文 \#(id) チーズたっぷり","storedAt":"2026-01-01T00:00:00.000Z"}"#
     }
-    try (text + "\n]\n").write(toFile: path, atomically: true, encoding: .utf8)
+    try (text + "\n]\n").write(toFile: path, atomically: false, encoding: .utf8)
 }

@@ -8,30 +8,42 @@ import Testing
 /// Reads of more than one statement see one moment of the database, even while
 /// another process writes: a page of favorites and the total shown with it agree.
 @MainActor
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct SnapshotReadTests {
+    /// The writer stores and removes one favorite in a loop until the test has seen it
+    /// mid-churn (a page holding the churned favorite) often enough, then stores 50 at once;
+    /// every read, during the churn and during the final batch, must agree with its total.
     @Test func aPageAndItsTotalAgreeWhileAnotherProcessWrites() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("snapshot.sqlite3")
+        let stop = directory.path("stop")
         let database = try ArchiveDatabase(path: path)
-        let writer = try helper(["churn", path, "0", "20000"])
+        let writer = try helper(["churn-until", path, stop])
         let store = AppStore(environment: ArchiveEnvironment(database: database))
         var rounds = 0
+        var midChurn = 0  // reads that saw the churned favorite: the writer was running
         var disagreements: [String] = []
-        // Read through the store (the Favorites view's page load) as long as the writer runs.
-        while rounds < 2_000 {
+        func read() async {
             store.dispatch(.favorites(.requestPage(after: nil, limit: StoredArchivePage.maximumLimit)))
-            await store.finishEffects()
+            await store.settle()
             let state = store.state.favoritesState
             if let message = state.errorMessage { disagreements.append(message) }
             if state.favorites.count != min(state.totalCount ?? -1, StoredArchivePage.maximumLimit) {
                 disagreements.append("round \(rounds): \(state.favorites.count) rows, total \(state.totalCount ?? -1)")
             }
+            if state.favorites.map(\.id) == [1_000_001] { midChurn += 1 }
             rounds += 1
-            if rounds % 100 == 0, try database.favorites.count() >= 50 { break }  // the writer reached its last step
         }
-        #expect(writer.nextLine() == "done 20000", "\(writer.wait().stderr)")
+        // Read through the store (the Favorites view's page load) while the writer churns,
+        // until 100 reads have seen it mid-churn (bounded, in case the writer died).
+        while midChurn < 100, rounds < 100_000 { await read() }
+        #expect(midChurn >= 100, "only \(midChurn) of \(rounds) reads overlapped the writer: \(writer.kill().stderr)")
+        // Then beside the final batch, until it has landed.
+        #expect(FileManager.default.createFile(atPath: stop, contents: nil))
+        while try database.favorites.count() < 50, rounds < 200_000 { await read() }
+        await read()
+        #expect(writer.nextLine()?.hasPrefix("done ") == true, "\(writer.wait().stderr)")
+        #expect(store.state.favoritesState.totalCount == 50)
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
-        #expect(rounds >= 100, "too few reads ran beside the writer to prove anything")
     }
 }

@@ -3,6 +3,7 @@ import SQLite
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct DatabaseTests {
     struct Boom: Error {}
 

@@ -1,6 +1,7 @@
 import SQLite
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct FilePathPartsTests {
     @Test(arguments: [
         ("a/b", "a", "b"),

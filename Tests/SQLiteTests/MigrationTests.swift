@@ -4,6 +4,7 @@ import SQLite
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct MigrationTests {
     /// A migration with its checksum, as the shipped ones carry it from the build.
     static func migration(_ version: Int, _ name: String, _ sql: String) -> Migration {

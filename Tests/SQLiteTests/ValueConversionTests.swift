@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ValueConversionTests {
     let database: Database
 

@@ -170,6 +170,13 @@ public final class ChildProcess {
         }
     }
 
+    /// Whether the child has exited (it is not reaped: ``wait()`` still returns how it ended).
+    public var hasExited: Bool {
+        if result != nil { return true }
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+    }
+
     /// Sends `signal` to the child.
     public func signal(_ signal: Int32) {
         if result == nil { Glibc.kill(pid, signal) }

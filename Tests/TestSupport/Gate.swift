@@ -1,3 +1,5 @@
+public import Testing
+
 /// A one-shot gate a test opens to let waiting work proceed: orders concurrent
 /// work deterministically without sleeping.
 public actor Gate {
@@ -21,8 +23,15 @@ public actor Gate {
         await withCheckedContinuation { waiters.append($0) }
     }
 
-    /// Waits until `count` callers in all have reached ``wait()``.
-    public func waitForArrivals(_ count: Int) async {
+    /// Waits until `count` callers in all have reached ``wait()``; a test whose
+    /// callers never arrive fails after ``Deadline/standard``, saying so.
+    public nonisolated func waitForArrivals(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await Deadline.wait(for: "\(count) arrival(s) at the gate", sourceLocation: sourceLocation) {
+            await self.arrivalsReach(count)
+        }
+    }
+
+    private func arrivalsReach(_ count: Int) async {
         if arrivals >= count { return }
         await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
     }

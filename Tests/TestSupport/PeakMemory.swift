@@ -30,7 +30,7 @@ public enum PeakMemory {
     ) throws -> (result: ChildProcess.Result, peakMiB: Double) {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("peak-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let result = try ChildProcess.run("/usr/bin/python3", ["-c", trampoline, report, executable] + arguments, environment: environment, timeout: timeout)
+        let result = try ChildProcess.run(try Prerequisite.path(of: "python3", debianPackage: "python3"), ["-c", trampoline, report, executable] + arguments, environment: environment, timeout: timeout)
         let kilobytes = Double((try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Double($0) } ?? .infinity)
         return (result, kilobytes / 1024)
     }

@@ -80,8 +80,10 @@ let benchmarks: @Sendable () -> Void = {
                 // Every import starts with nothing of earlier work waiting for the disk
                 // (the previous iteration's deleted file, the fixtures' checkpoints):
                 // otherwise its closing fsync waits for that too, by however much
-                // there happens to be (round 20, BENCHMARKS.md).
-                sync()
+                // there happens to be (docs/PERFORMANCE.md). Not in a smoke run, which
+                // measures nothing: sync() flushes every dirty page of the machine, so
+                // its time would depend on what else the machine holds.
+                if !Fixtures.isSmoke { sync() }
                 benchmark.startMeasurement()
                 try importClosed(path) {
                     let instance = try open(path)

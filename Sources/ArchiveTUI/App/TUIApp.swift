@@ -26,6 +26,8 @@ final class TUIApp {
     private let events: AsyncStream<Event>
     private let send: AsyncStream<Event>.Continuation
     private var signalSources: [any DispatchSourceSignal] = []
+    /// The pause after the last keystroke in the search field, until it searches.
+    private var pendingSearchPause: Task<Void, Never>?
 
     init(session: ArchiveSession) {
         self.session = session
@@ -51,9 +53,14 @@ final class TUIApp {
         store.dispatch(.watchExternalChanges(interval: Self.externalChangeInterval))
         loadCategories()
         render()
-        for await event in events {
-            guard handle(event) else { break }
-            render()
+        // The screen is drawn again only when an event changed something: an idle TUI
+        // (ticks with nothing loading) draws nothing.
+        events: for await event in events {
+            switch handle(event) {
+            case .quit: break events
+            case .redraw: render()
+            case .unchanged: break
+            }
         }
         store.dispatch(.stopWatchingExternalChanges)
         // Where the user leaves off, for the next start: the last search's conditions
@@ -112,15 +119,22 @@ final class TUIApp {
         }
     }
 
-    /// Handles one event; `false` to quit.
-    private func handle(_ event: Event) -> Bool {
+    /// What handling an event asks of the loop.
+    private enum Outcome {
+        case quit
+        case redraw
+        case unchanged
+    }
+
+    /// Handles one event.
+    private func handle(_ event: Event) -> Outcome {
         switch event {
         case .keys(let keys):
             let size = terminal.size
             let layout = Layout(width: size.width, height: size.height)
             for key in keys {
                 for command in KeyHandler.handle(key, view: &view, state: store.state, layout: layout) {
-                    guard perform(command) else { return false }
+                    guard perform(command) else { return .quit }
                 }
             }
         case .resize:
@@ -129,14 +143,16 @@ final class TUIApp {
             clampCursors()
         case .tick:
             let busy = store.state.archiveState.isLoading || store.state.favoritesState.isLoading
-            guard busy else { return true }
+            guard busy else { return .unchanged }
             view.spinnerFrame += 1
         case .searchPause(let generation):
-            for command in KeyHandler.searchPauseEnded(generation: generation, view: view, state: store.state) {
-                guard perform(command) else { return false }
+            let commands = KeyHandler.searchPauseEnded(generation: generation, view: view, state: store.state)
+            guard !commands.isEmpty else { return .unchanged }
+            for command in commands {
+                guard perform(command) else { return .quit }
             }
         }
-        return true
+        return .redraw
     }
 
     private func perform(_ command: TUICommand) -> Bool {
@@ -146,9 +162,12 @@ final class TUIApp {
         case .dispatch(let action):
             store.dispatch(action)
         case .scheduleSearch(let generation):
+            // One pause at a time: each key restarts it, so a paste of any length waits
+            // for one pause, not one per character.
             let send = self.send
-            Task {
-                try? await Task.sleep(for: Self.searchPause)
+            pendingSearchPause?.cancel()
+            pendingSearchPause = Task {
+                guard (try? await Task.sleep(for: Self.searchPause)) != nil else { return }
                 send.yield(.searchPause(generation: generation))
             }
         }

@@ -57,10 +57,25 @@ enum KeyHandler {
         }
     }
 
+    /// Appends a typed (or pasted) character to a text field unless the text would pass
+    /// ``ArchiveSetting/maximumTextLength`` (what a search can be remembered with): a field
+    /// holds what a user can mean, and a paste of any size costs a bounded amount of work.
+    static func appendBounded(_ character: Character, to text: inout String) -> Bool {
+        let limit = ArchiveSetting.maximumTextLength
+        // A scalar takes at least one UTF-8 byte: the scalars are counted only when the
+        // bytes (counted in constant time) could be over.
+        if text.utf8.count + character.utf8.count > limit,
+           text.unicodeScalars.count + character.unicodeScalars.count > limit {
+            return false
+        }
+        text.append(character)
+        return true
+    }
+
     private static func handleSearchField(_ key: Key, view: inout ViewState) -> [TUICommand] {
         switch key {
         case .character(let character):
-            view.query.append(character)
+            guard appendBounded(character, to: &view.query) else { return [] }
             view.editGeneration += 1
             return [.scheduleSearch(generation: view.editGeneration)]
         case .backspace:
@@ -202,7 +217,7 @@ enum KeyHandler {
     private static func handleFavoritesFilter(_ key: Key, view: inout ViewState, state: FavoritesState, layout: Layout) -> [TUICommand]? {
         switch key {
         case .character(let character):
-            view.favoritesFilter.append(character)
+            guard appendBounded(character, to: &view.favoritesFilter) else { return [] }
             return searchFavorites(&view)
         case .backspace:
             guard !view.favoritesFilter.isEmpty else { return [] }

@@ -55,8 +55,7 @@ enum ArchiveScreen {
         let label = "Search › "
         var x = buffer.write(label, x: 1, y: Layout.searchRow, style: view.focus == .search ? .bold : .dim)
         let fieldWidth = max(1, width - x - 1)
-        var shown = view.query
-        while DisplayWidth.of(shown) > fieldWidth - 1, !shown.isEmpty { shown.removeFirst() }
+        let shown = String(DisplayWidth.suffix(of: view.query, fitting: max(0, fieldWidth - 1)))
         x = buffer.write(shown, x: x, y: Layout.searchRow, style: view.focus == .search ? .focus : .plain, limit: width - 1)
         if view.focus == .search { buffer.write("▏", x: x, y: Layout.searchRow, style: .bold, limit: width) }
 

@@ -32,6 +32,22 @@ enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
+    /// The end of `text` that fits in `width` columns: what a one-line field shows of a
+    /// text longer than itself. Walked from the end, so it costs what is shown, whatever
+    /// the length of `text`.
+    static func suffix(of text: String, fitting width: Int) -> Substring {
+        var used = 0
+        var start = text.endIndex
+        while start > text.startIndex {
+            let previous = text.index(before: start)
+            let columns = of(text[previous])
+            if used + columns > width { break }
+            used += columns
+            start = previous
+        }
+        return text[start...]
+    }
+
     /// `text` cut to at most `width` columns, ending with "…" when cut. A wide
     /// character that would straddle the limit is dropped, never halved.
     static func truncate(_ text: String, to width: Int) -> String {

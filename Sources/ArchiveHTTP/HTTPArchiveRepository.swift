@@ -1,3 +1,4 @@
+public import ArchiveAPI
 import NIOPosix
 import AsyncHTTPClient
 #if canImport(FoundationEssentials)
