@@ -4,6 +4,9 @@ public enum ArchiveAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     case notFound(id: Int, source: String)
     /// The base URL is not an absolute http(s) URL.
     case invalidBaseURL(String)
+    /// The base URL has a query (`?…`) or a fragment (`#…`), which a request's own
+    /// query would be appended to (or lost behind): refused rather than misread.
+    case baseURLWithQueryOrFragment(String)
     /// The server did not answer within the timeout.
     case timeout(url: String, seconds: Double)
     /// The server could not be reached (refused, unknown host, connection lost...).
@@ -24,6 +27,8 @@ public enum ArchiveAPIError: Error, Sendable, Hashable, CustomStringConvertible 
             return "no dish with ID \(id) in \(source); search the catalog to find valid IDs"
         case .invalidBaseURL(let text):
             return "'\(text)' is not an http(s) URL; pass a base URL such as http://127.0.0.1:3000"
+        case .baseURLWithQueryOrFragment(let text):
+            return "'\(text)' has a query or a fragment ('?…' or '#…'); pass the catalog's base URL alone, such as http://127.0.0.1:3000 (the search adds its own query)"
         case .timeout(let url, let seconds):
             return "\(url) did not answer within \(seconds.compactDecimal) s; check that the server is up, or allow more time with --timeout SECONDS (env ARCHIVE_API_TIMEOUT)"
         case .unreachable(let url, let reason):

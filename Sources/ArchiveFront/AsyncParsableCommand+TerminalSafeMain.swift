@@ -16,6 +16,9 @@ extension AsyncParsableCommand {
     /// parsed without ArgumentParser's search for `--generate-completion-script`
     /// when no argument asks for it.
     ///
+    /// SIGXFSZ is ignored, so that an output past the file-size limit is an error with a
+    /// message, like a full disk.
+    ///
     /// It runs on the main actor, where ``MainThreadRunLoop`` (or an async `main`)
     /// calls it, so a shortcut's command starts without a hop through the global executor.
     ///
@@ -26,6 +29,10 @@ extension AsyncParsableCommand {
     public static func terminalSafeMain(
         shortcut: (_ arguments: [String]) -> (@MainActor () async throws -> Void)? = { _ in nil }
     ) async {
+        // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, which every output
+        // path reports ("cannot write to standard output: File too large", exit 1), instead
+        // of SIGXFSZ killing the process with a truncated file and no message.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             if let run = shortcut(arguments) {

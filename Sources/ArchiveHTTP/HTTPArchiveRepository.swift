@@ -47,12 +47,18 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     }()
 
     /// A client of the endpoint at `baseURL`; throws ``ArchiveAPIError/invalidBaseURL(_:)``
-    /// unless it is an absolute http(s) URL.
+    /// unless it is an absolute http(s) URL, and
+    /// ``ArchiveAPIError/baseURLWithQueryOrFragment(_:)`` for one with a query or a
+    /// fragment (`…/api?token=abc` would have become `…/archive_images?token=abc?q=…`,
+    /// and a `#` dropped the keyword, so that every dish came back as the search's answer).
     public init(baseURL: String, timeout: Duration = .seconds(10), maximumBodyBytes: Int = HTTPArchiveRepository.defaultMaximumBodyBytes) throws {
         guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else {
             throw ArchiveAPIError.invalidBaseURL(baseURL)
+        }
+        guard !baseURL.contains("?"), !baseURL.contains("#") else {
+            throw ArchiveAPIError.baseURLWithQueryOrFragment(baseURL)
         }
         self.baseURL = url
         self.timeout = timeout

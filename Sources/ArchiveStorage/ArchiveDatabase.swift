@@ -194,6 +194,23 @@ public struct ArchiveDatabase: Sendable {
                 ArchiveSetting.installDate.name, KeyValueType.date.rawValue
             ) { try $0.column(KeyValueStoredValue.self, at: 0) }
             installDate = stored.flatMap { try? Date(keyValueStoredValue: $0) }
+            // A setting's entry of the wrong type (written by another program) fails every
+            // command that reads the settings: named here, with the way out.
+            for setting in ArchiveSetting.all {
+                let stored = try db.fetchOne("SELECT type, value FROM key_value_store WHERE key = ?", setting.name) { row in
+                    (type: try row.column(String.self, at: 0), value: try row.column(KeyValueStoredValue.self, at: 1))
+                }
+                guard let entry = stored else { continue }
+                let readable: Bool
+                switch setting.type {
+                case .bool: readable = entry.type == setting.type.rawValue && (try? Bool(keyValueStoredValue: entry.value)) != nil
+                case .date: readable = entry.type == setting.type.rawValue && (try? Date(keyValueStoredValue: entry.value)) != nil
+                default: readable = entry.type == setting.type.rawValue && (try? String(keyValueStoredValue: entry.value)) != nil
+                }
+                if !readable {
+                    problems.append("setting \(setting.name) holds a value of type \(entry.type) that cannot be read as \(setting.type.rawValue) (another program wrote it), so commands that read the settings fail: `archive settings reset \(setting.name)` removes it")
+                }
+            }
         }
         return IntegrityReport(database: path, problems: problems, favorites: favorites, keyValueEntries: entries, installDate: installDate)
     }

@@ -28,9 +28,20 @@ public struct KeyValueSettingsRepository: SettingsRepository {
         try write(value, for: setting)
     }
 
+    /// Removes the setting's entry (it then reads as its default). A read-only setting
+    /// (``ArchiveSetting/installDate``) is refused, unless its entry cannot be read (another
+    /// program wrote a value of the wrong type): then removing it is the way out, which
+    /// `archive check` names.
     @discardableResult
     public func reset(_ setting: ArchiveSetting) throws -> Bool {
-        if let reason = setting.readOnlyReason { throw SettingsError.readOnly(key: setting.name, reason: reason) }
+        if let reason = setting.readOnlyReason {
+            do {
+                _ = try storedValue(of: setting)
+                throw SettingsError.readOnly(key: setting.name, reason: reason)
+            } catch is KeyValueStoreError {
+                // Damaged: removed below.
+            }
+        }
         return try store.remove(KeyValueStore.Key<String>(setting.name, default: ""))
     }
 
@@ -47,7 +58,8 @@ public struct KeyValueSettingsRepository: SettingsRepository {
     /// A keyword or category that `settings set` would refuse (longer than
     /// ``ArchiveSetting/maximumTextLength``, or with control characters) is not
     /// remembered: ``SettingsError/invalidValue(key:value:expected:)``, and the search
-    /// remembered before stays.
+    /// remembered before stays. So it does when another connection holds the write lock:
+    /// the write does not wait for it (``DatabaseQueue/writeWithoutWaiting(_:)``).
     public func rememberSearch(keyword: String, category: String) throws {
         _ = try ArchiveSetting.lastSearchKeyword.parse(keyword)
         _ = try ArchiveSetting.lastSearchCategory.parse(category)
@@ -56,7 +68,9 @@ public struct KeyValueSettingsRepository: SettingsRepository {
             [try storedValue(of: .lastSearchKeyword), try storedValue(of: .lastSearchCategory)]
         }
         guard remembered != [.string(keyword), .string(category)] else { return }
-        try store.queue.write { _ in
+        // Never behind another process's write transaction: the search's answer must not
+        // wait for it (refused at once, `busy`; the search remembered before stays).
+        try store.queue.writeWithoutWaiting { _ in
             try write(.string(keyword), for: .lastSearchKeyword)
             try write(.string(category), for: .lastSearchCategory)
         }

@@ -64,7 +64,13 @@ public enum ExportDestination: Sendable, Hashable {
         do {
             return try unnamedWrite(body)
         } catch let error as ExportError {
-            throw error.naming(name)
+            let named = error.naming(name)
+            switch (self, named) {
+            case (.standardOutput, .cannotWrite(let path, let reason)), (.stream, .cannotWrite(let path, let reason)):
+                throw ExportError.incompleteStream(path: path, reason: reason)
+            default:
+                throw named
+            }
         }
     }
 

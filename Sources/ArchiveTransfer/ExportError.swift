@@ -1,11 +1,14 @@
-/// Why an export could not be written. The destination is left as it was.
+/// Why an export could not be written. A file destination is left as it was.
 public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The output would replace the database (or its WAL, shared-memory or journal file).
     case outputIsTheDatabase(path: String, database: String)
     /// The output path cannot be written to (a directory, an empty path...).
     case invalidOutput(path: String, reason: String)
-    /// Writing failed (disk full, permissions...).
+    /// Writing failed (disk full, permissions...); a file destination is left as it was.
     case cannotWrite(path: String, reason: String)
+    /// Writing to a stream (standard output, a FIFO, a device) failed after part of the
+    /// export went out: what the stream received is incomplete.
+    case incompleteStream(path: String, reason: String)
 
     /// The path a writer that does not know its destination reports; the
     /// destination replaces it with its own.
@@ -26,6 +29,8 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot export to '\(path)': \(reason); nothing was written"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason); no file was written"
+        case .incompleteStream(let path, let reason):
+            return "cannot write \(path): \(reason); what it received is incomplete (a stream cannot be replaced whole): export to a file with --output instead"
         }
     }
 }

@@ -81,6 +81,15 @@ public final class Database {
         let inode: UInt64
     }
 
+    /// Sets how long a statement retries while another connection holds the lock it
+    /// needs (SQLite's busy handler); the configuration's ``Configuration/busyTimeout``
+    /// is the one a connection opens with.
+    public func setBusyTimeout(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: max(0, milliseconds)))
+    }
+
     /// Throws ``ResultCode/readOnlyDatabaseMoved`` when the file at ``path`` is no
     /// longer the one this connection opened (deleted, moved, or another file
     /// renamed over it). A write then would go to a file nobody can open again,

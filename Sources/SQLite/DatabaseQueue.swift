@@ -79,4 +79,17 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
         if !database.isInTransaction { try database.checkFileIsInPlace() }
         return try database.transaction(.immediate) { try body(database) }
     }
+
+    /// ``write(_:)`` for a write that must not wait behind another connection's: it is
+    /// refused at once (``ResultCode/busy``) instead of retrying for the busy timeout. For
+    /// writes a command makes beside its answer (remembering the last search), which are
+    /// worth less than the time a user would wait for them.
+    public func writeWithoutWaiting<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        database.setBusyTimeout(.zero)
+        defer { database.setBusyTimeout(database.configuration.busyTimeout) }
+        if !database.isInTransaction { try database.checkFileIsInPlace() }
+        return try database.transaction(.immediate) { try body(database) }
+    }
 }

@@ -147,4 +147,9 @@ struct HTTPArchiveRepositoryTests {
     func aBaseURLThatIsNotHTTPIsRefused(text: String) {
         #expect(throws: ArchiveAPIError.invalidBaseURL(text)) { try HTTPArchiveRepository(baseURL: text) }
     }
+
+    @Test(arguments: ["http://127.0.0.1:3000/api?token=abc", "http://127.0.0.1:3000/#top", "http://127.0.0.1:3000?", "https://h/x?a=1#b"])
+    func aBaseURLWithAQueryOrAFragmentIsRefused(text: String) {
+        #expect(throws: ArchiveAPIError.baseURLWithQueryOrFragment(text)) { try HTTPArchiveRepository(baseURL: text) }
+    }
 }

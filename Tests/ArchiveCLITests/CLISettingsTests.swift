@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import TestSupport
 import Testing
 
@@ -44,7 +45,6 @@ struct CLISettingsTests {
             (["settings", "set", "onboardingStatus", "yes"], "expected a bool: true or false"),
             (["settings", "set", "lastView", "Favorites"], "expected one of archive, favorites"),
             (["settings", "set", "installDate", "2020-01-01T00:00:00Z"], "installDate cannot be changed: it is written once"),
-            (["settings", "reset", "installDate"], "installDate cannot be changed"),
             (["settings", "set", "lastSearchKeyword", "a\u{1B}[2Jb"], "expected a string"),
             (["settings", "set", "lastView"], "settings set needs a VALUE: lastView takes one of archive, favorites"),
             (["settings", "get"], "settings get needs a KEY"),
@@ -87,5 +87,29 @@ struct CLISettingsTests {
         #expect(check.stdout.contains("installed: 20"))
         let report = try #require(try cli.run(["check", "--json"]).json() as? [String: Any])
         #expect((report["installDate"] as? String)?.hasSuffix("Z") == true)
+    }
+
+    /// A read-only setting's entry of the wrong type (written by another program) made
+    /// `settings list`, `search --last` and others fail with "remove the entry", while
+    /// `settings reset installDate` was refused and `check` said ok. Now `check` names it
+    /// with the way out, and `settings reset` removes a damaged entry (only a damaged one).
+    @Test func aDamagedReadOnlySettingIsReportedAndCanBeReset() throws {
+        #expect(try cli.run(["add", "1"]).status == 0)
+        let healthy = try cli.run(["settings", "reset", "installDate"])
+        #expect(healthy.status == 1, "\(healthy.stderr)")
+        #expect(healthy.stderr.contains("installDate cannot be changed"), "\(healthy.stderr)")
+        do {
+            let database = try Database(path: cli.database)
+            try database.execute("UPDATE key_value_store SET type = 'string', value = 'yesterday' WHERE key = 'installDate'")
+        }
+        #expect(try cli.run(["settings", "list"]).status == 1)
+        let check = try cli.run(["check"])
+        #expect(check.status == 1, "\(check.stdout)")
+        #expect(check.stdout.contains("setting installDate holds a value of type string"), "\(check.stdout)")
+        #expect(check.stdout.contains("archive settings reset installDate"), "\(check.stdout)")
+        let reset = try cli.run(["settings", "reset", "installDate"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(try cli.run(["settings", "list"]).status == 0)
+        #expect(try cli.run(["check"]).status == 0)
     }
 }

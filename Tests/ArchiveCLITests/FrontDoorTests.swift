@@ -39,7 +39,7 @@ struct FrontDoorTests {
     /// words, and creates nothing.
     @Test func aDirectoryThatCannotBeCreatedIsNamedWithTheSystemsReason() throws {
         let file = cli.directory.path("a-file")
-        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        #expect(TestFile.create(atPath: file, contents: Data("x".utf8)))
         let result = try cli.run(["add", "17", "--database", file + "/sub/favorites.sqlite3"], useDatabase: false)
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot create the database directory \(file)/sub: Not a directory"), "\(result.stderr)")
@@ -573,5 +573,62 @@ struct FrontDoorTests {
     @Test func validJSONNumbersInUnknownFieldsAreAccepted() throws {
         let file = try importFile([#"{"id":1,"extra":[-0.5e+3,0,10,1E-2,{"n":-12}],"photoUrl":"u","category":"c","dishName":"d","shopName":"s","introduction":"i"}"#])
         #expect(try cli.run(["import", file]).status == 0)
+    }
+
+    // MARK: - Text from the database, on the terminal (issue 44, case 5)
+
+    /// `archive migrations` prints `schema_migrations.name` and `applied_at`: a database
+    /// received from someone else could hold terminal escapes there. They are printed
+    /// visible, as every other text from a database is.
+    @Test func migrationsPrintsTheDatabasesTextsVisibly() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        do {
+            let database = try Database(path: cli.database)
+            try database.execute("UPDATE schema_migrations SET name = 'x\u{1B}]0;pwned\u{07}\u{1B}[2J', applied_at = '\u{1B}[31mred' WHERE version = 1")
+        }
+        let result = try cli.run(["migrations"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains(#"\u{1B}]0;pwned"#), "\(result.stdout)")
+    }
+
+    // MARK: - A catalog URL with a query (issue 44, case 6)
+
+    /// `--api-url 'http://host/api?token=abc'` sent `…/archive_images?token=abc?q=…`, and a
+    /// `#fragment` dropped the keyword: a json-server then returned every dish, printed as
+    /// the results for the keyword. Such a base is refused, saying why, before any request.
+    @Test(arguments: ["http://127.0.0.1:1/api?token=abc", "http://127.0.0.1:1/#x"])
+    func aCatalogURLWithAQueryOrFragmentIsRefused(url: String) throws {
+        let result = try cli.run(["search", "チーズ", "--api-url", url])
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stderr.contains("has a query or a fragment"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    // MARK: - Remembering a search behind another writer (issue 44, case 8)
+
+    /// Remembering the last search is a write: behind another process's write transaction
+    /// it waited the whole busy timeout (5 s) before the command could end, and again the
+    /// next time. It no longer waits: while the other transaction is open, the search
+    /// answers and ends without ever sleeping in SQLite's busy handler (watched in
+    /// `/proc`), and the search remembered before stays.
+    @Test func aSearchNeverWaitsToRememberItself() throws {
+        #expect(try cli.run(["search", "餃子"]).status == 0)  // remembered: 餃子
+        let writer = try Database(path: cli.database)
+        try writer.execute("BEGIN IMMEDIATE")
+        let search = try ChildProcess(CLI.executable.path, ["search", "チーズ", "--database", cli.database], environment: cli.environment())
+        var sleptInBusyHandler = false
+        while !search.hasExited {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(search.pid)/task")) ?? []
+            if threads.contains(where: { CLIMainThreadTests.isSleeping(pid: search.pid, thread: $0) }) { sleptInBusyHandler = true }
+            sched_yield()
+        }
+        let result = search.wait()
+        try writer.execute("COMMIT")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("チーズハンバーグ"))
+        #expect(!sleptInBusyHandler, "the search waited for the other writer to remember itself")
+        let settings = try cli.run(["settings", "get", "lastSearchKeyword"])
+        #expect(settings.stdout.contains("餃子"), "\(settings.stdout)")
     }
 }

@@ -18,7 +18,7 @@ struct DatabasePathTests {
         #expect(error.description.contains("pass --database with a shorter name"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
 
-        #expect(FileManager.default.createFile(atPath: refused, contents: nil))
+        #expect(TestFile.create(atPath: refused, contents: nil))
         #expect(throws: ArchiveStorageError.nameTooLong(path: refused, bytes: 248, needed: "-journal", limit: 255)) {
             try ArchiveDatabase(path: refused)
         }

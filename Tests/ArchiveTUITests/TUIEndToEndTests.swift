@@ -198,6 +198,18 @@ struct TUIEndToEndTests {
         }
     }
 
+    /// Dismisses the onboarding in the database at `path` (created if need be), through `archive`.
+    func dismissOnboarding(in path: String) throws {
+        let archive = BuiltProduct.url(named: "archive").path
+        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", path]).status == 0)
+    }
+
+    /// Quits the program in `pane` with ctrl-c (a key in the raw terminal) and expects it to end.
+    func quit(_ pane: PaneOutput, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux("send-keys", "-t", session, "C-c")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c", sourceLocation: sourceLocation)
+    }
+
     @Test func dismissOnboardingSearchHeartARowQuitAndTheFavoriteIsStored() throws {
         let database = directory.path("tui.sqlite3")
         let tui = BuiltProduct.url(named: "archive-tui").path
@@ -233,19 +245,17 @@ struct TUIEndToEndTests {
         let second = try waitForScreen("the second launch", on: pane) { $0.contains("8 dishes, 1 ♥ · “チーズ”") }
         #expect(!second.contains("Welcome"))
         #expect(second.contains("Search › チーズ"))
-        try tmux("send-keys", "-t", session, "C-c")
-        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
+        try quit(pane)
     }
 
     @Test func anotherProcessAddingAFavoriteShowsUpWithoutARestart() throws {
         let database = directory.path("shared.sqlite3")
-        let archive = BuiltProduct.url(named: "archive").path
-        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        try dismissOnboarding(in: database)
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { server.stop() }
         let pane = try start("'\(tui)' --database '\(database)'")
         try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes, 0 ♥") }
-        #expect(try ChildProcess.run(archive, ["add", "1", "--database", database]).status == 0)
+        #expect(try ChildProcess.run(BuiltProduct.url(named: "archive").path, ["add", "1", "--database", database]).status == 0)
         let updated = try waitForScreen("the heart added by another process", on: pane) { $0.contains("66 dishes, 1 ♥") }
         #expect(updated.contains("♥ 親子丼"))
         try tmux("send-keys", "-t", session, "C-c")
@@ -301,8 +311,7 @@ struct TUIEndToEndTests {
     /// 1,500-character paste took 26 s, this one pinned a core for minutes).
     @Test func aHugePasteLeavesTheTUIAnsweringKeys() throws {
         let database = directory.path("paste.sqlite3")
-        let archive = BuiltProduct.url(named: "archive").path
-        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        try dismissOnboarding(in: database)
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { server.stop() }
         let pane = try start("env -u ARCHIVE_API_URL '\(tui)' --database '\(database)'")
@@ -316,10 +325,9 @@ struct TUIEndToEndTests {
         // The next keys are answered: Escape clears the conditions.
         try tmux("send-keys", "-t", session, "Escape")
         try waitForScreen("the cleared search", on: pane) { $0.contains("66 dishes") && !$0.contains("xxxx") }
-        try tmux("send-keys", "-t", session, "C-c")
-        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
+        try quit(pane)
         // What is remembered is bounded like `settings set`: the pasted keyword is not.
-        let settings = try ChildProcess.run(archive, ["settings", "get", "lastSearchKeyword", "--database", database])
+        let settings = try ChildProcess.run(BuiltProduct.url(named: "archive").path, ["settings", "get", "lastSearchKeyword", "--database", database])
         #expect(settings.stdout.utf8.count < 2_000, "\(settings.stdout.utf8.count) bytes remembered")
     }
 
@@ -327,8 +335,7 @@ struct TUIEndToEndTests {
     /// given): the TUI starts without it and answers keys.
     @Test func aHugeRememberedKeywordIsNotUsed() throws {
         let database = directory.path("remembered.sqlite3")
-        let archive = BuiltProduct.url(named: "archive").path
-        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        try dismissOnboarding(in: database)
         do {
             let opened = try ArchiveDatabase(path: database)
             try opened.keyValueStore.set(String(repeating: "a", count: 30_000), for: KeyValueStore.Key<String>("lastSearchKeyword", default: ""))
@@ -340,8 +347,7 @@ struct TUIEndToEndTests {
         #expect(!first.contains("aaaa"))
         try tmux("send-keys", "-t", session, "-l", "チーズ")
         try waitForScreen("the typed keyword's results", on: pane) { $0.contains("8 dishes") }
-        try tmux("send-keys", "-t", session, "C-c")
-        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
+        try quit(pane)
     }
 
     /// `--log-actions FIFO` whose reader opened it and never reads: once the pipe is full,
@@ -349,8 +355,7 @@ struct TUIEndToEndTests {
     /// blocking the main actor; keys are still answered and ctrl-c still quits.
     @Test func anActionLogWhoseReaderStopsReadingNeverFreezesTheTUI() throws {
         let database = directory.path("fifo-log.sqlite3")
-        let archive = BuiltProduct.url(named: "archive").path
-        #expect(try ChildProcess.run(archive, ["onboarding", "dismiss", "--database", database]).status == 0)
+        try dismissOnboarding(in: database)
         let fifo = directory.path("log.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         // The reader: holds the FIFO open for reading and reads nothing.

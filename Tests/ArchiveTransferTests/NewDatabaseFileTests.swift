@@ -67,7 +67,7 @@ struct NewDatabaseFileTests {
         #expect(child.wait().status == 0)  // reaped: a process ID no longer running
         let abandoned = [".favorites.sqlite3.new-\(gone)-1", ".favorites.sqlite3.new-\(gone)-1-journal"]
         let kept = [".favorites.sqlite3.new-\(getpid())-2", ".other.sqlite3.new-\(gone)-3", ".favorites.sqlite3.new-x-4"]
-        for name in abandoned + kept { #expect(FileManager.default.createFile(atPath: directory.path(name), contents: Data("x".utf8))) }
+        for name in abandoned + kept { #expect(TestFile.create(atPath: directory.path(name), contents: Data("x".utf8))) }
         try NewDatabaseFile(creating: directory.path("favorites.sqlite3")).build { _ in }
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
         #expect(left == (kept + ["favorites.sqlite3"]).sorted())

@@ -17,10 +17,10 @@ struct PartialFilesTests {
         #expect(descriptor >= 0)
         close(descriptor)
         registry.register(directory.path("first-journal"))
-        #expect(FileManager.default.createFile(atPath: directory.path("first-journal"), contents: nil))
+        #expect(TestFile.create(atPath: directory.path("first-journal"), contents: nil))
         // O_EXCL: an existing file is never taken over, nor recorded for removal.
         let kept = directory.path("kept")
-        #expect(FileManager.default.createFile(atPath: kept, contents: Data("mine".utf8)))
+        #expect(TestFile.create(atPath: kept, contents: Data("mine".utf8)))
         #expect(registry.create(kept, flags: O_WRONLY | O_CLOEXEC, mode: 0o600) == -1)
         #expect(errno == EEXIST)
 

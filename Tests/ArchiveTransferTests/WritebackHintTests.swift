@@ -30,7 +30,7 @@ struct WritebackHintTests {
     @Test func aFileKeepsEveryByteAndAPipeIgnoresTheAdvice() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("large.out")
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(TestFile.create(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         var hint = WritebackHint(descriptor: handle.fileDescriptor)
         var expected = Data()

@@ -26,7 +26,7 @@ struct ConcurrencyTests {
             #expect(line == "half", "process \(index) never got halfway: \(line ?? "no output")")
             if line != "half" { for child in children { _ = child.kill() }; return }
         }
-        #expect(FileManager.default.createFile(atPath: go, contents: nil))
+        #expect(TestFile.create(atPath: go, contents: nil))
         // Meanwhile the CLI stores and removes catalog dishes and flips the onboarding flag.
         let archive = BuiltProduct.url(named: "archive").path
         var cliFailures: [String] = []

@@ -39,7 +39,7 @@ struct SnapshotReadTests {
         while midChurn < 100, rounds < 100_000 { await read() }
         #expect(midChurn >= 100, "only \(midChurn) of \(rounds) reads overlapped the writer: \(writer.kill().stderr)")
         // Then beside the final batch, until it has landed.
-        #expect(FileManager.default.createFile(atPath: stop, contents: nil))
+        #expect(TestFile.create(atPath: stop, contents: nil))
         while try database.favorites.count() < 50, rounds < 200_000 { await read() }
         await read()
         #expect(writer.nextLine()?.hasPrefix("done ") == true, "\(writer.wait().stderr)")

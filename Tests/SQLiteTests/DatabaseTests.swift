@@ -129,7 +129,7 @@ struct DatabaseTests {
     @Test func anEmptyFileIsANewDatabase() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("empty.sqlite3")
-        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        _ = TestFile.create(atPath: path, contents: Data())
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute("CREATE TABLE t (v)") }
         #expect(try queue.read { try $0.tableExists("t") })

@@ -91,13 +91,26 @@ public final class ChildProcess {
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { variables.forEach { free($0) } }
         var pid = pid_t()
+        // The child starts as from a shell: every signal at its default action and none
+        // blocked, whatever the test runner ignores or blocks (an ignored signal stays
+        // ignored across exec, which would hide a program's own handling, SIGXFSZ's say).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         // ETXTBSY: an executable just written (a copied binary) is still open for
         // writing in a child that another thread is forking; it goes away in a moment.
-        var spawned = posix_spawn(&pid, executable, &actions, nil, argv, variables)
+        var spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, variables)
         let retryUntil = ContinuousClock.now + .seconds(2)
         while spawned == ETXTBSY, ContinuousClock.now < retryUntil {
             sched_yield()
-            spawned = posix_spawn(&pid, executable, &actions, nil, argv, variables)
+            spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, variables)
         }
         if inputPipe[0] >= 0 { close(inputPipe[0]) }
         if outputPipe[1] >= 0 { close(outputPipe[1]) }

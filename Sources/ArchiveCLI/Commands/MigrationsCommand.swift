@@ -13,12 +13,17 @@ struct MigrationsCommand: ReportCommand {
 
     static let report = ArchiveDatabase.migrationStatus(path:)
 
+    /// Every text read from the database goes through ``TerminalText/visible(_:)``: a
+    /// database received from someone else must not drive the terminal.
     static func printHuman(_ status: MigrationStatus) {
         for migration in status.applied {
-            print("applied  \(migration.version)  \(migration.name)  \(migration.appliedAt)  \(migration.checksum.prefix(12))")
+            let name = TerminalText.visible(migration.name)
+            let appliedAt = TerminalText.visible(migration.appliedAt)
+            let checksum = TerminalText.visible(migration.checksum.prefix(12))
+            print("applied  \(migration.version)  \(name)  \(appliedAt)  \(checksum)")
         }
         for migration in status.pending {
-            print("pending  \(migration.version)  \(migration.name)")
+            print("pending  \(migration.version)  \(TerminalText.visible(migration.name))")
         }
     }
 }

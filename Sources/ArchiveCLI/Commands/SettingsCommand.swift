@@ -45,10 +45,9 @@ struct SettingsCommand: ArchiveSubcommand {
                 guard let value else { throw ValidationError("settings set needs a VALUE: \(setting.name) takes \(setting.expected)") }
                 if let reason = setting.readOnlyReason { throw ValidationError(SettingsError.readOnly(key: setting.name, reason: reason).description) }
                 do { _ = try setting.parse(value) } catch { throw ValidationError(error.description) }
-            case .reset:
-                if let reason = setting.readOnlyReason { throw ValidationError(SettingsError.readOnly(key: setting.name, reason: reason).description) }
-                fallthrough
             default:
+                // A read-only setting's reset is refused by the repository, unless its entry
+                // is damaged (another program wrote the wrong type): the way out `check` names.
                 guard value == nil else { throw ValidationError("settings \(operation.rawValue) takes only a KEY") }
             }
         }
