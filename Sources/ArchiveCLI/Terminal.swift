@@ -36,8 +36,36 @@ enum Terminal {
 
     /// `text` as one word of a POSIX shell command: in single quotes, a single quote
     /// written `'\''` (for commands printed for the user to run).
+    ///
+    /// A text with a character that must not reach the terminal (a tab, a newline, an
+    /// escape: ``TerminalText/isUnsafe(_:)``) is written with ANSI-C quoting, `$'a\tb'`
+    /// (bash, zsh, ksh), which names the character visibly and, pasted,
+    /// gives the shell the very same text back: its visible form (`\t` as two
+    /// characters) would search for something else.
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: "'\\''") + "'"
+        guard text.unicodeScalars.contains(where: TerminalText.isUnsafe) else {
+            return "'" + text.replacing("'", with: "'\\''") + "'"
+        }
+        var quoted = "$'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "'": quoted += "\\'"
+            case "\t": quoted += "\\t"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            default:
+                guard TerminalText.isUnsafe(scalar) else {
+                    quoted.unicodeScalars.append(scalar)
+                    continue
+                }
+                let hex = String(scalar.value, radix: 16)
+                quoted += scalar.value <= 0xFFFF
+                    ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+            }
+        }
+        return quoted + "'"
     }
 
     // MARK: - Styling

@@ -49,7 +49,11 @@ public final class ActionLogFile: ActionLogSink {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw code == ENXIO
+            // ENXIO is a FIFO without a reader, or a device with nothing behind it
+            // (`/dev/tty` in a process without a terminal): say which.
+            var info = stat()
+            let isFIFO = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+            throw code == ENXIO && isFIFO
                 ? .cannotOpen(path: path, reason: "it is a FIFO (named pipe) that nobody is reading; start its reader first")
                 : .cannotOpen(path: path, reason: String(cString: strerror(code)))
         }

@@ -6,7 +6,7 @@ import Testing
 
 /// The HTTP client against servers that misbehave: every request ends, with a
 /// typed error naming the URL, within its deadline and its body limit.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct HTTPClientLimitTests {
     func search(_ server: HostileHTTPServer, timeout: Duration = .seconds(2), maximumBodyBytes: Int = 1 << 20) async throws -> ArchiveAPIError {
         let repository = try HTTPArchiveRepository(baseURL: server.url, timeout: timeout, maximumBodyBytes: maximumBodyBytes)

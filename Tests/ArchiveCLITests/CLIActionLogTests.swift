@@ -7,7 +7,7 @@ import Glibc
 
 /// `--log-actions FILE` / `ARCHIVE_LOG_ACTIONS` on the real binary: lines as
 /// documented, and every place a log must never go refused at start.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIActionLogTests {
     let cli: CLI
 

@@ -3,7 +3,7 @@ import SQLite
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CLIBadInputTests {
     let cli: CLI
 

@@ -5,7 +5,7 @@ import Testing
 /// Colors reach stdout only when it is a terminal, and not when `NO_COLOR` is set
 /// (to anything, empty too) or `TERM` is `dumb`. The real binary runs under
 /// `script`, which gives it a pseudo-terminal.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIColorTests {
     let cli: CLI
 

@@ -8,7 +8,7 @@ import Testing
 /// the `-wal`, `-shm` and `-journal` after a symbolic link's target, so with `--database`
 /// a link, `export -o real/fav.sqlite3-wal` renamed JSON over the live write-ahead log and
 /// two acknowledged favorites were gone at the next open (issue 44, case 1).
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CLIDatabaseFilesTests {
     let cli: CLI
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `archive favorites --search/--category` on the real binary, on a file imported
 /// with favorites whose texts are Japanese, Latin, mixed case and hostile.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIFavoritesSearchTests {
     let cli: CLI
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What a user feels of a misbehaving catalog: the whole `archive` process.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CLIHTTPLimitTests {
     let cli: CLI
 

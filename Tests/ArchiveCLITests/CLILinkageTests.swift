@@ -11,7 +11,7 @@ import Testing
 /// (After an incremental build that *removed* such an import, the objects
 /// SwiftPM did not recompile may still ask for Foundation: a clean build of the
 /// changed modules settles it.)
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLILinkageTests {
     @Test func theArchiveBinaryLinksFoundationEssentialsButNotFoundation() throws {
         let result = try ChildProcess.run(

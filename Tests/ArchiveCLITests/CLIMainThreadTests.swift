@@ -6,7 +6,7 @@ import Testing
 /// The short commands (`search`, `add`, `remove`, as ``CommandLineShortcut`` reads them) run
 /// all their tasks on the main thread: the process starts no thread of its own.
 /// (`MainThreadRunLoopTests` checks the loop that keeps them there.)
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIMainThreadTests {
     let cli: CLI
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `archive import` into a database that does not exist yet: built beside its path
 /// with the rollback journal, switched to WAL and linked into place whole.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CLINewDatabaseImportTests {
     let cli: CLI
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `archive search` when the catalog cannot answer: the matching favorites,
 /// a note on stderr, exit 0, and `source`/`reason` in `--json`.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CLIOfflineTests {
     let cli: CLI
 

@@ -6,7 +6,7 @@ import Testing
 /// `--generate-completion-script` when no argument asks for one
 /// (RootCommandConfiguration); these run the real binaries to show that a
 /// request still gets its script and that help and usage name each command once.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIParsingTests {
     static let tui = BuiltProduct.url(named: "archive-tui")
 

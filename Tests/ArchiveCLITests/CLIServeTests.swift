@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CLIServeTests {
     let cli: CLI
 

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `archive settings`, `search --last` and `check`'s install date, on the real binary.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLISettingsTests {
     let cli: CLI
 

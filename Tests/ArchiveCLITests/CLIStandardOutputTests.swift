@@ -5,7 +5,7 @@ import Testing
 /// A command whose standard output cannot take what it writes fails, saying so,
 /// instead of exiting 0 over an incomplete output: a full disk behind a
 /// redirection (`/dev/full`), a closed descriptor. The real binary, through `sh`.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIStandardOutputTests {
     let cli: CLI
 

@@ -9,7 +9,7 @@ import Glibc
 
 /// The hostile cases of RELIABILITY.md's "front doors" section, each run on the
 /// real `archive` binary: no command may lose, poison or silently discard data.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct FrontDoorTests {
     let cli: CLI
 
@@ -375,6 +375,28 @@ struct FrontDoorTests {
         #expect(second.stdout.contains("♥    2"))
     }
 
+    /// The next-page hint for a keyword with a tab quoted its visible form (`\t`, two
+    /// characters), so that the command pasted into a shell searched for something else.
+    /// It is written with ANSI-C quoting now (`$'a\tb'`): nothing raw on the terminal, and
+    /// run by bash it prints the next page.
+    @Test func theNextPageHintWorksWhenPastedForAKeywordWithATab() throws {
+        let file = try importFile([Self.record(1, dishName: "a\\tb one"), Self.record(2, dishName: "a\\tb two")])
+        #expect(try cli.run(["import", file]).status == 0)
+        let first = try cli.run(["favorites", "--search", "a\tb", "--limit", "1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let hint = try #require(first.stderr.components(separatedBy: "next page: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(hint.hasPrefix("archive favorites --search $'a\\tb' --after="), "\(hint)")
+        #expect(!hint.contains("\t"))
+        let bash = try Prerequisite.path(of: "bash", debianPackage: "bash")
+        let directory = CLI.executable.deletingLastPathComponent().path
+        let pasted = try ChildProcess.run(
+            bash, ["-c", "PATH='\(directory)':$PATH; " + hint + " --database '\(cli.database)'"], environment: cli.environment())
+        #expect(pasted.status == 0, "\(hint): \(pasted.stderr)")
+        #expect(first.stdout.contains("two"))  // newest first: the same date, the larger ID
+        #expect(pasted.stdout.contains("one"), "\(hint): \(pasted.stdout)")
+        #expect(!pasted.stdout.contains("two"))
+    }
+
     // MARK: - 10, 11. A catalog that lies or attacks the terminal
 
     /// A catalog server (Python's http.server) that answers every request with dish 17,
@@ -630,5 +652,44 @@ struct FrontDoorTests {
         #expect(!sleptInBusyHandler, "the search waited for the other writer to remember itself")
         let settings = try cli.run(["settings", "get", "lastSearchKeyword"])
         #expect(settings.stdout.contains("餃子"), "\(settings.stdout)")
+    }
+
+    /// `--log-actions /dev/tty` in a process without a terminal (a new session, `setsid`)
+    /// was refused as "a FIFO that nobody is reading": it says the device's own reason now.
+    @Test func anActionLogOnATerminalThatIsNotThereSaysSo() throws {
+        let setsid = try Prerequisite.path(of: "setsid", debianPackage: "util-linux")
+        let result = try ChildProcess.run(
+            setsid, ["--wait", CLI.executable.path, "search", "チーズ", "--log-actions", "/dev/tty", "--database", cli.database],
+            environment: cli.environment())
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("/dev/tty"), "\(result.stderr)")
+        #expect(result.stderr.contains("No such device or address"), "\(result.stderr)")
+        #expect(!result.stderr.contains("FIFO"), "\(result.stderr)")
+    }
+
+    /// `--limit -1` said "Missing value for '--limit'": the value is read as given and
+    /// refused by its range.
+    @Test(arguments: ["-1", "0", "-5000"])
+    func aNegativeOrZeroLimitIsRefusedByItsRange(limit: String) throws {
+        let result = try cli.run(["favorites", "--limit", limit])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--limit must be between 1 and"), "\(result.stderr)")
+    }
+
+    /// A migration recorded as version −1 was reported as written by "a newer version":
+    /// a number below the latest known is named for what it is, the table changed by
+    /// something else, and the file is left as it was.
+    @Test func aMigrationNumberNoVersionHasIsNotCalledNewer() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        do {
+            let database = try Database(path: cli.database)
+            try database.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (-1, 'odd', 'x', 'now')")
+        }
+        let snapshot = FileSnapshot(path: cli.database)
+        let result = try cli.run(["migrations"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("records migration -1 (odd), which no version of this program has"), "\(result.stderr)")
+        #expect(!result.stderr.contains("newer"))
+        #expect(snapshot.isUnchanged)
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// each case holds a misbehaving connection open while small GETs on other
 /// connections must still be answered about as fast as on an idle server
 /// (FlyingFox took 21 s here).
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct ServeFairnessTests {
     let cli: CLI
 

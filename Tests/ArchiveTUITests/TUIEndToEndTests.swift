@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Runs the real `archive-tui` inside tmux, types like a person, reads the screen.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct TUIEndToEndTests {
     let directory: TemporaryDirectory
     let session = "tui"

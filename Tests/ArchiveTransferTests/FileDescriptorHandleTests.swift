@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The file descriptor handle the import, the export and the fronts write through.
-@Suite(.timeLimit(.minutes(5))) struct FileDescriptorHandleTests {
+@Suite(.blockingWork, .timeLimit(.minutes(5))) struct FileDescriptorHandleTests {
     @Test func aFailedWriteSaysWhatTheSystemSaid() throws {
         let descriptor = open("/dev/full", O_WRONLY | O_CLOEXEC)
         try #require(descriptor >= 0)

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// ``NewDatabaseFile``: a new database is put in place whole, never over another file.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct NewDatabaseFileTests {
     let directory: TemporaryDirectory
 

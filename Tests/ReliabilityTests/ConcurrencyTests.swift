@@ -5,7 +5,7 @@ import Testing
 
 /// Several processes write the same file at once (each waits halfway for the others, so
 /// they are all mid-run together): nobody sees busy/locked, nothing is lost.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct ConcurrencyTests {
     static let processes = 3
     static let operations = 5_000

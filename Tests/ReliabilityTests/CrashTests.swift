@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Kill -9 at random moments: every acknowledged write survives, nothing half-written remains.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct CrashTests {
     static let kills = 50
 

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Disk limits, files that vanish or lose their WAL, damaged and foreign files.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct FaultTests {
     let directory: TemporaryDirectory
 

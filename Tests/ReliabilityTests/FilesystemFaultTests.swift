@@ -28,7 +28,7 @@ enum MountSupport {
 /// so that the tmpfs mounts vanish with the test: a read-only file system and a full disk.
 /// Needs root or user namespaces (CI runs as root); where neither is available the
 /// tests fail with what is missing: they are never skipped.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct FilesystemFaultTests {
     /// Runs `script` as `sh -c` in a private mount namespace, with `$D` a 2 MB tmpfs
     /// mounted on a directory of the test's own, and returns what it printed.

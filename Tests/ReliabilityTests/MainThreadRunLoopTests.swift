@@ -5,7 +5,7 @@ import Testing
 /// `MainThreadRunLoop`, `archive`'s entry point, in a process of its own (it never returns):
 /// the main actor runs on the main thread from start to end, no wakeup is lost, and the
 /// process ends with the status its body chose.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct MainThreadRunLoopTests {
     @Test(arguments: [0, 3] as [Int32], [false, true])
     func theMainActorRunsOnTheMainThreadToTheEnd(status: Int32, keepingTasksOnMainThread: Bool) throws {

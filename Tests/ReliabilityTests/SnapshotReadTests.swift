@@ -8,7 +8,7 @@ import Testing
 /// Reads of more than one statement see one moment of the database, even while
 /// another process writes: a page of favorites and the total shown with it agree.
 @MainActor
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))
 struct SnapshotReadTests {
     /// The writer stores and removes one favorite in a loop until the test has seen it
     /// mid-churn (a page holding the churned favorite) often enough, then stores 50 at once;

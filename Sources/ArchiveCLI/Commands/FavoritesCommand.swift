@@ -15,7 +15,8 @@ struct FavoritesCommand: ArchiveSubcommand {
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
 
-    @Option(help: "Favorites per page (1 to \(StoredArchivePage.maximumLimit)).")
+    // Unconditional: `--limit -1` is a value to refuse by its range, not a missing one.
+    @Option(parsing: .unconditional, help: "Favorites per page (1 to \(StoredArchivePage.maximumLimit)).")
     var limit = 20
 
     @Option(help: ArgumentHelp("Start after this cursor, as printed with the previous page (--after=CURSOR).", valueName: "cursor"))
@@ -68,8 +69,8 @@ struct FavoritesCommand: ArchiveSubcommand {
     /// The command that prints the next page, the conditions quoted for a POSIX shell.
     private func nextCommand(after cursor: StoredArchivePageCursor) -> String {
         var command = "archive favorites"
-        if !search.isEmpty { command += " --search \(Terminal.shellQuoted(TerminalText.visible(search)))" }
-        if !category.isEmpty { command += " --category \(Terminal.shellQuoted(TerminalText.visible(category)))" }
+        if !search.isEmpty { command += " --search \(Terminal.shellQuoted(search))" }
+        if !category.isEmpty { command += " --category \(Terminal.shellQuoted(category))" }
         return command + " --after=\(cursor)"
     }
 

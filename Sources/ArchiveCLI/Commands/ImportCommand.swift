@@ -18,7 +18,8 @@ struct ImportCommand: ArchiveSubcommand {
         discussion: """
             Every record is validated as it is stored, in one transaction: the first bad one is \
             reported with its index and field, and nothing is stored. Records whose ID is \
-            already stored update its fields. A database that does not exist yet is built \
+            already stored update its texts and keep its storedAt (its place in the list; import \
+            into a new database to take every date from the file). A database that does not exist yet is built \
             beside its path and put in place whole (faster: no write-ahead log to copy). \
             FILE may be - (standard input) or a pipe: it is read once into a temporary file \
             beside the database, removed afterwards.
