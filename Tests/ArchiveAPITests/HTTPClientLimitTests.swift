@@ -57,10 +57,12 @@ struct HTTPClientLimitTests {
         let server = try HostileHTTPServer(.hang)
         let repository = try HTTPArchiveRepository(baseURL: server.url, timeout: .seconds(60))
         let task = Task { try await repository.getArchiveResponse(keyword: "", category: "") }
-        #expect(server.waitForRequests(1, timeout: .seconds(10)))  // the request is on the wire
+        // The waits block: on threads of their own, so that the search's task (on the
+        // cooperative pool, as in the program) is never kept from running by this test.
+        #expect(await BlockingWorkExecutor.run { server.waitForRequests(1, timeout: .seconds(60)) })  // the request is on the wire
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         // The request's connection work is cancelled, not just its result: the server sees the close.
-        #expect(server.waitForClosedConnections(1, timeout: .seconds(10)))
+        #expect(await BlockingWorkExecutor.run { server.waitForClosedConnections(1, timeout: .seconds(60)) })
     }
 }

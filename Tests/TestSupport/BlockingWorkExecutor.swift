@@ -44,3 +44,16 @@ extension Trait where Self == BlockingWorkTrait {
     /// its own (``BlockingWorkExecutor``), so that it never holds up other tests' tasks.
     public static var blockingWork: Self { BlockingWorkTrait() }
 }
+
+extension BlockingWorkExecutor {
+    /// Runs `body`, which blocks (a wait on a socket or a child), on a thread of its own and
+    /// returns its result: an async test waits for it without holding a cooperative thread
+    /// that its own tasks need.
+    public static func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: body()) }
+            thread.name = "blocking test wait"
+            thread.start()
+        }
+    }
+}
