@@ -84,13 +84,19 @@ public final class HostileHTTPServer: @unchecked Sendable {
         guard bound == 0, listen(listener, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
         url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        // The accepting thread owns the listener and closes it when it stops: `deinit` only
+        // shuts it down. Closed there, its descriptor number could be reused by the next
+        // test's server while this thread still called accept(2) on it, and this thread
+        // would take (and close) the next server's connections: "connection refused".
         Thread.detachNewThread { [weak self] in
+            defer { close(listener) }
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
                 guard let self, self.register(connection) else { close(connection); return }
                 Thread.detachNewThread { [weak self] in
                     Self.serve(connection, behavior) { self?.requestReceived() }
+                    if let self { self.unregisterAndClose(connection) } else { close(connection) }
                     self?.connectionClosed()
                 }
             }
@@ -100,11 +106,19 @@ public final class HostileHTTPServer: @unchecked Sendable {
     deinit {
         lock.lock()
         stopped = true
-        let open = connections
+        // Under the lock: a connection is closed (and its number free for reuse) only under
+        // it too, so this never shuts down another socket that took a closed one's number.
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         lock.unlock()
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        shutdown(listener, Int32(SHUT_RDWR))  // wakes the accepting thread, which closes it
+    }
+
+    /// Forgets and closes a connection whose exchange is over.
+    private func unregisterAndClose(_ connection: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        connections.removeAll { $0 == connection }
+        close(connection)
     }
 
     private func register(_ connection: Int32) -> Bool {
@@ -115,8 +129,8 @@ public final class HostileHTTPServer: @unchecked Sendable {
         return true
     }
 
+    /// Answers on `connection` with `behavior`; the caller closes it.
     private static func serve(_ connection: Int32, _ behavior: Behavior, received: () -> Void) {
-        defer { close(connection) }
         readHead(connection)
         received()
         switch behavior {
