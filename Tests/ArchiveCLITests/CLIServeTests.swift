@@ -127,4 +127,55 @@ struct CLIServeTests {
         }
         #expect(found >= 20, "the comparison is not vacuous: the keywords found \(found) dishes in all")
     }
+
+    // MARK: - Stopping
+
+    /// An answer `--delay` keeps for an hour, already in the server's hands (so a
+    /// graceful shutdown has something to wait for), on its own connection.
+    func answerInProgress(_ server: ServeProcess) throws -> RawHTTPConnection {
+        let slow = try RawHTTPConnection(url: server.url)
+        #expect(slow.send("GET /archive_images/17 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        #expect(slow.waitUntilServerHasRead(), "the server never read the request")
+        return slow
+    }
+
+    /// SIGTERM waits for answers in progress no longer than `--shutdown-timeout`, then
+    /// stops them (it waited as long as they took: an hour here).
+    @Test func sigtermWaitsForAnswersNoLongerThanTheShutdownTimeout() throws {
+        let server = try ServeProcess(cli: cli, arguments: ["--delay", "3600000", "--shutdown-timeout", "0.5"])
+        let slow = try answerInProgress(server)
+        server.process.signal(SIGTERM)
+        let ended = server.process.wait(orKillAfter: Deadline.standard)
+        #expect(ended != nil, "serve still waited for its hour-long answer a minute after SIGTERM")
+        #expect(ended?.status == 0, "\(ended?.stderr ?? "")")
+        #expect(ended?.stderr.contains("stopping: no new connections; answers in progress get 0.5 s") == true, "\(ended?.stderr ?? "")")
+        #expect(slow.waitForClose(timeout: Deadline.standard))
+    }
+
+    /// The first ctrl-c closes the listener and waits (here up to an hour); the second
+    /// stops at once.
+    @Test func aSecondInterruptStopsAtOnce() throws {
+        let server = try ServeProcess(cli: cli, arguments: ["--delay", "3600000", "--shutdown-timeout", "3600"])
+        let slow = try answerInProgress(server)
+        server.process.signal(SIGINT)
+        // Stopping has begun once the listener is closed: a new connection is refused.
+        let deadline = ContinuousClock.now + Deadline.standard
+        while ContinuousClock.now < deadline, (try? RawHTTPConnection(url: server.url)) != nil { usleep(1000) }
+        #expect(throws: (any Error).self, "the listener is closed after the first ctrl-c") { try RawHTTPConnection(url: server.url) }
+        #expect(!server.process.hasExited, "the first ctrl-c waits for the answer in progress")
+        server.process.signal(SIGINT)
+        let ended = server.process.wait(orKillAfter: Deadline.standard)
+        #expect(ended != nil, "a second ctrl-c did not stop serve")
+        #expect(ended?.status == 0, "\(ended?.stderr ?? "")")
+        #expect(slow.waitForClose(timeout: Deadline.standard))
+    }
+
+    /// `--shutdown-timeout` out of range is refused before anything is served.
+    @Test func aShutdownTimeoutOutOfRangeIsRefused() throws {
+        for value in ["-1", "3601", "nan", "inf"] {
+            let result = try cli.run(["serve", "--port", "0", "--shutdown-timeout", value])
+            #expect(result.status == 64, "\(value): \(result.stderr)")
+            #expect(result.stderr.contains("--shutdown-timeout must be between 0 and 3600 seconds"), "\(value): \(result.stderr)")
+        }
+    }
 }

@@ -198,4 +198,19 @@ struct ServeFairnessTests {
         #expect(get.status == 200)
         #expect((try get.json() as? [String: Any])?["id"] as? Int == 17, "the stream is still in step: \(get.text.prefix(80))")
     }
+
+    /// A refused CONNECT: SwiftNIO sends the answer to a CONNECT with no length and no
+    /// body, so only the end of the connection can frame it; the server must close it
+    /// (with a long idle timeout, so that only the refusal can close it).
+    @Test func aRefusedCONNECTIsFramedByTheConnectionsEnd() throws {
+        let server = try ServeProcess(cli: cli, arguments: ["--idle-timeout", "3600"])
+        let connection = try RawHTTPConnection(url: server.url)
+        connection.send("CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n")
+        let refusal = try connection.readResponse(hasBody: false, timeout: Deadline.standard)
+        #expect(refusal.status == 405)
+        #expect(refusal.header("Connection") == "close")
+        #expect(refusal.header("Allow") == "GET, HEAD")
+        #expect(connection.waitForClose(timeout: Deadline.standard), "the connection stayed open after an unframed answer")
+        #expect(try medianOfSmallGETs(server, count: 1) > .zero, "the server still answers")
+    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -200,6 +201,24 @@ public final class ChildProcess {
     public func kill() -> Result {
         signal(SIGKILL)
         return wait()
+    }
+
+    /// Waits up to `limit` for the child to exit and returns how it ended, or `nil` if
+    /// it was still running then: it is killed (SIGKILL) and reaped, so a hang fails
+    /// the test that expected an exit instead of stalling it.
+    public func wait(orKillAfter limit: Duration) -> Result? {
+        if let result { return result }
+        let pid = self.pid
+        let killed = Mutex(false)
+        let watchdog = DispatchWorkItem {
+            killed.withLock { $0 = true }
+            Glibc.kill(pid, SIGKILL)
+        }
+        let (seconds, attoseconds) = limit.components
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: watchdog)
+        let result = wait()
+        watchdog.cancel()
+        return killed.withLock { $0 } ? nil : result
     }
 
     /// Waits for the child to exit and returns how it ended.

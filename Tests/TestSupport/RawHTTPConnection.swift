@@ -135,6 +135,51 @@ public final class RawHTTPConnection {
         }
     }
 
+    /// Waits up to `timeout` until the server has read everything sent on this
+    /// connection (its socket's receive queue in `/proc/net/tcp` is empty), so a request
+    /// is known to be in the server's hands, not in the kernel's; whether it happened.
+    /// The kernel tells no one when a peer reads, so this looks every millisecond.
+    public func waitUntilServerHasRead(timeout: Duration = Deadline.standard) -> Bool {
+        var local = sockaddr_in(), remote = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        } == 0 && withUnsafeMutablePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+        } == 0
+        guard named else { return false }
+        // The server's end of this connection: its local port is our peer's, its remote ours.
+        let serverEnd = String(format: ":%04X %@:%04X", UInt16(bigEndian: remote.sin_port), "0100007F", UInt16(bigEndian: local.sin_port))
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let table = Self.contents(of: "/proc/net/tcp")
+            for line in table.split(separator: "\n") where line.contains(serverEnd) {
+                // Fields: sl, local, remote, st, tx_queue:rx_queue, ...
+                let fields = line.split(separator: " ")
+                if fields.count > 4, fields[4].hasSuffix(":00000000") { return true }
+            }
+            usleep(1000)
+        }
+        return false
+    }
+
+    /// All of a `/proc` file, read to its end (its size says 0, so Foundation's readers
+    /// can stop early on a long table).
+    private static func contents(of path: String) -> String {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return "" }
+        defer { close(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Reads what is available into `buffer`, waiting until `deadline`.
     private func fill(until deadline: ContinuousClock.Instant, timeout: Duration) throws {
         let left = deadline - .now

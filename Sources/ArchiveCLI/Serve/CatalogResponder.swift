@@ -14,7 +14,8 @@ import NIOCore
 /// Refusals are JSON `{"error": "…"}` with the status that says why: `400` for a
 /// query that cannot be read, `404`, `405` with `Allow: GET, HEAD`, `413` when a
 /// GET or HEAD announces a body. A refused body also gets `Connection: close`
-/// (``ConnectionLimitHandler`` closes after the answer), so it is never read.
+/// (``ConnectionLimitHandler`` closes after the answer), so it is never read, and
+/// so does a refused CONNECT, whose answer has no other framing.
 struct CatalogResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
@@ -37,7 +38,9 @@ struct CatalogResponder: HTTPResponder {
         guard request.method == .get || request.method == .head else {
             var response = Self.error("\(request.method.rawValue) is not served: the catalog is read-only (GET, HEAD)", status: .methodNotAllowed)
             response.headers[.allow] = "GET, HEAD"
-            if announcesBody { response.headers[.connection] = "close" }
+            // A response to CONNECT goes out with no length and no body (SwiftNIO frames it as a
+            // tunnel's), so only the end of the connection can tell the client where it ends.
+            if announcesBody || request.method == .connect { response.headers[.connection] = "close" }
             return response
         }
         if announcesBody {

@@ -4,6 +4,8 @@ import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 /// `archive serve`: the catalog as a json-server-style endpoint on 127.0.0.1,
 /// on Hummingbird (SwiftNIO), hardened against clients that are slow, hostile or many:
@@ -14,7 +16,9 @@ import NIOCore
 ///   sends nothing, or a head or body at a trickle) is closed;
 /// - a body announced on a GET or HEAD (`413`) or on another method (`405`) is
 ///   refused at once, and the connection closed without reading it;
-/// - every connection is served on SwiftNIO's event loops, so none waits for another.
+/// - every connection is served on SwiftNIO's event loops, so none waits for another;
+/// - SIGINT or SIGTERM stops accepting and gives answers in progress
+///   ``shutdownTimeout`` to finish; a second signal, or the timeout, stops at once.
 struct CatalogServer: Sendable {
     /// The largest request head accepted: 16 KiB.
     static let maximumHeadBytes = 16 * 1024
@@ -28,11 +32,16 @@ struct CatalogServer: Sendable {
     let failRate: Double
     /// How long a connection may stay idle before it is closed (`--idle-timeout`).
     let idleTimeout: Duration
+    /// How long answers in progress may take to finish after SIGINT or SIGTERM (`--shutdown-timeout`).
+    let shutdownTimeout: Duration
 
     /// Listens on 127.0.0.1:`port` (0 picks a free port), calls `ready` with the
-    /// base URL once listening, and serves until SIGINT or SIGTERM (which close
-    /// the listener and let answers in progress finish).
-    func run(port: Int, ready: @escaping @Sendable (String) -> Void) async throws {
+    /// base URL once listening, and serves until SIGINT or SIGTERM: the first closes
+    /// the listener and calls `stopping`, then answers in progress get
+    /// ``shutdownTimeout`` to finish; a second signal cancels them at once.
+    func run(
+        port: Int, ready: @escaping @Sendable (String) -> Void, stopping: @escaping @Sendable () -> Void
+    ) async throws {
         let baseURL = NIOLockedValueBox("")
         let responder = CatalogResponder(
             catalog: catalog, delay: delay, failRate: failRate, baseURL: { baseURL.withLockedValue { $0 } })
@@ -55,6 +64,27 @@ struct CatalogServer: Sendable {
                 ready(url)
             },
             logger: logger)
-        try await application.runService()
+        // Hummingbird's runService() traps the signals for a graceful shutdown with no time
+        // limit, and ServiceLifecycle cannot make one signal both graceful and, the second
+        // time, a cancellation: so the group traps none, and this task reads them itself.
+        var configuration = ServiceGroupConfiguration(services: [application], logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownTimeout
+        configuration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: configuration)
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                var received = signals.makeAsyncIterator()
+                guard await received.next() != nil else { return }
+                stopping()
+                await group.triggerGracefulShutdown()
+                // A second signal: cancel the group (the answers in progress with it).
+                _ = await received.next()
+            }
+            // Whichever ends first (the group, or the second signal) ends both.
+            defer { tasks.cancelAll() }
+            try await tasks.next()
+        }
     }
 }
