@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
         .library(name: "ArchiveTransfer", targets: ["ArchiveTransfer"]),
         .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
-        .library(name: "MainThread", targets: ["MainThread"]),
+        .library(name: "ArchiveStartup", targets: ["ArchiveStartup"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
         .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
     ],
@@ -132,27 +132,27 @@ let package = Package(
         ),
 
         // MARK: - What both fronts share
-        // libdispatch's main-queue hooks and the Swift runtime's global-enqueue hook,
-        // declared for Swift, and the main thread's loop over them (MainThreadRunLoop:
-        // `archive`'s entry point).
-        .systemLibrary(name: "CDispatchMainQueue"),
         // glibc's <malloc.h> (mallopt), for FreedMemoryReuse.
         .systemLibrary(name: "CMalloc"),
-        .target(name: "MainThread", dependencies: ["CDispatchMainQueue"], swiftSettings: swiftSettings),
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveHTTP", "ArchiveTransfer", "SQLite", "MainThread", "CMalloc",
+                "ArchiveCore", "ArchiveHTTP", "ArchiveTransfer", "CMalloc",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
 
         // MARK: - Fronts
+        // `archive`'s start-up tuning, and only `archive`'s: the main thread serving the
+        // main queue (MainThreadRunLoop), libdispatch's calls and the concurrency runtime's
+        // hook found at run time with a fallback (RuntimeSymbol). No dependencies.
+        .target(name: "ArchiveStartup", swiftSettings: swiftSettings),
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveFront", "SQLite",
+                "ArchiveFront", "ArchiveStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -201,7 +201,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReliabilityHelper",
-            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "MainThread"],
+            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "ArchiveStartup"],
             path: "Tests/ReliabilityHelper",
             swiftSettings: swiftSettings
         ),

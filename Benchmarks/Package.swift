@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["MergeWorkload", .product(name: "ArchiveStorage", package: root)]
         ),
         // What bounds the cold rows (process.sh): the runtime's floor for an async command.
-        .executableTarget(name: "AsyncFloor", dependencies: [.product(name: "MainThread", package: root)]),
+        .executableTarget(name: "AsyncFloor", dependencies: [.product(name: "ArchiveStartup", package: root)]),
         // Whole-process peak memory, measured from a parent small enough not to raise it.
         .executableTarget(name: "PeakRSS"),
         .executableTarget(name: "RawCMergeProcess", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -30,32 +30,13 @@ swift build -c release --product PeakRSS
 swift build -c release --product AsyncFloor
 archive=${ARCHIVE_BINARY:-"$(swift build -c release --show-bin-path)/archive"}
 [[ -x $archive ]] || { echo "error: no archive binary at $archive (run.sh builds it; ARCHIVE_BINARY names another)" >&2; exit 1; }
-# A full run also measures the same `archive` built as docs/PERFORMANCE.md says to install
-# it: the Swift runtime and Foundation linked statically (--static-swift-stdlib,
-# a build of its own), without SwiftPM's --export-dynamic (whose 38,000 exported
-# symbols the loader and the runtime's startup search at every start), linked by
-# lld with packed relative relocations (RELR: a 23 KB bitmap instead of 122,000
-# entries of 24 bytes, 2.9 MB the loader reads and keeps resident; gold cannot
-# pack them), with generic metadata reached by direct calls instead of
-# demangled names (fewer scans of the protocol conformances at start), with
-# libstdc++ linked in rather than loaded (the Swift runtime's C++ library: loading
-# libstdc++.so and binding its symbols cost a cold start about 2 ms here), and
-# without SwiftPM's $ORIGIN runpath (30 failed lookups of the libraries beside the
-# binary at every start). docs/PERFORMANCE.md, "Installing for speed".
+# A full run also measures the same `archive` built as `scripts/install.sh` builds it (its
+# flags, and what each saves: docs/PERFORMANCE.md, "The install build").
 static_archive=""
 if ((!smoke)); then
-  # -lstdc++ finds the archive first in a directory that holds only it: the -L of
-  # -Xswiftc comes before the compiler's own library directories, which hold libstdc++.so.
-  static_cxx="$PWD/.build-static/static-libstdc++"
-  libstdcxx=$(clang -print-file-name=libstdc++.a)
-  [[ -f $libstdcxx ]] || { echo "error: no libstdc++.a for a static build (Debian: apt-get install libstdc++-12-dev)" >&2; exit 1; }
-  mkdir -p "$static_cxx"
-  ln -sf "$libstdcxx" "$static_cxx/libstdc++.a"
-  static_flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic
-                -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
-                -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-                -Xswiftc -L -Xswiftc "$static_cxx"
-                --scratch-path .build-static)
+  mapfile -t static_flags < <(bash ../scripts/install.sh --print-flags "$PWD/.build-static")
+  ((${#static_flags[@]})) || { echo "error: scripts/install.sh --print-flags printed no flags" >&2; exit 1; }
+  static_flags+=(--scratch-path .build-static)
   swift build "${static_flags[@]}" --product archive
   swift build "${static_flags[@]}" --product MergeProcess
   swift build "${static_flags[@]}" --product AsyncFloor

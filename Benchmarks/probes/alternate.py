@@ -8,9 +8,8 @@ spawned directly (posix_spawn), its stdout sent to /dev/null; one run of each,
 in turn, RUNS times, the order reversed every other time. For each command it
 prints the median wall time and the median CPU time (user + system, from wait4).
 Taking turns run by run makes a change in the host's speed fall on every command
-alike; hyperfine times all the runs of one command, then the next. README quotes
-it for MainThreadRunLoop: the floor program with and without the loop, beside
-`sqlite3`'s query. The smoke run (Benchmarks/run.sh --smoke) runs it at RUNS = 2.
+alike; hyperfine times all the runs of one command, then the next.
+docs/PERFORMANCE.md quotes it for the start-up records. The smoke run (Benchmarks/run.sh --smoke) runs it at RUNS = 2.
 """
 import os
 import shlex

@@ -3,10 +3,7 @@ import ArgumentParser
 
 /// `archive`: the command-line front of FavoriteArchive (``ArchiveMain`` runs it).
 struct ArchiveCommand: AsyncParsableCommand {
-    static var configuration: CommandConfiguration { RootCommandConfiguration.resolved(baseConfiguration) }
-
-    /// The configuration as help and usage show it.
-    private static let baseConfiguration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Search the dish archive and keep favorites in an embedded SQLite database.",
         discussion: """

@@ -15,13 +15,17 @@ extension Store where State == AppState, Action == AppAction {
     /// ```
     ///
     /// With an `actionLog`, every action and effect is logged there (``ActionLogMiddleware``).
-    public convenience init(environment: ArchiveEnvironment, initialState: AppState = AppState(), actionLog: (any ActionLogSink)? = nil) {
+    /// Effects prefer `effectExecutor` when one is given (``Store/init(initialState:reducer:middlewares:effectExecutor:)``).
+    public convenience init(
+        environment: ArchiveEnvironment, initialState: AppState = AppState(), actionLog: (any ActionLogSink)? = nil,
+        effectExecutor: (any TaskExecutor)? = nil
+    ) {
         var middlewares = ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
             + SettingsMiddleware.all(environment)
             + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment)]
         if let actionLog {
             middlewares = [ActionLogMiddleware.wrapping(middlewares, initialState: initialState, into: actionLog)]
         }
-        self.init(initialState: initialState, reducer: AppReducer.reducer, middlewares: middlewares)
+        self.init(initialState: initialState, reducer: AppReducer.reducer, middlewares: middlewares, effectExecutor: effectExecutor)
     }
 }

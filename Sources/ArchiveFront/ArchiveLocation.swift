@@ -6,7 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import SQLite
+import SystemPackage
 
 /// Where a front finds its database and catalog: a flag beats an environment
 /// variable, which beats the default. Shared by the CLI and the TUI.
@@ -86,9 +86,19 @@ public struct ArchiveLocation: Sendable, Hashable {
             dataHome = xdg
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            dataHome = FilePathParts.joining(home, ".local/share")
+            dataHome = FilePath(home).appending(".local/share").string
         }
-        return FilePathParts.joining(FilePathParts.joining(dataHome, "favorite-archive"), "favorites.sqlite3")
+        return FilePath(dataHome).appending("favorite-archive/favorites.sqlite3").string
+    }
+
+    /// The directory that holds the database file: where it is created, and where an
+    /// import spools (`.` for a bare file name, `/` for a file in the root).
+    public var databaseDirectory: String { Self.directory(containing: databasePath) }
+
+    /// The directory that holds the file at `path`, as POSIX `dirname` says (`a/b/` is `a`).
+    public static func directory(containing path: String) -> String {
+        let directory = FilePath(path).removingLastComponent()
+        return directory.isEmpty ? "." : directory.string
     }
 }
 

@@ -7,7 +7,6 @@ import Foundation
 import Glibc
 #endif
 import ArchiveHTTP
-import SQLite
 
 /// What a front opens at launch: the database and the catalog of an
 /// ``ArchiveLocation``, and the environment the store runs on.
@@ -78,7 +77,7 @@ public struct ArchiveSession: Sendable {
         case .existingOnly:
             guard FileManager.default.fileExists(atPath: path) else { throw ArchiveStorageError.noDatabase(path: path) }
         case .createIfMissing:
-            let directory = FilePathParts(path).directory
+            let directory = ArchiveLocation.directory(containing: path)
             if !FileManager.default.fileExists(atPath: directory) {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -114,10 +113,10 @@ public struct ArchiveSession: Sendable {
         ArchiveEnvironment(database: database, api: api)
     }
 
-    /// A new store on this session.
+    /// A new store on this session, its effects preferring `effectExecutor` if given.
     @MainActor
-    public func makeStore() -> AppStore {
-        AppStore(environment: environment, actionLog: actionLog)
+    public func makeStore(effectExecutor: (any TaskExecutor)? = nil) -> AppStore {
+        AppStore(environment: environment, actionLog: actionLog, effectExecutor: effectExecutor)
     }
 }
 

@@ -11,10 +11,7 @@ extension AsyncParsableCommand {
     /// reason: an escape sequence in it must never reach the terminal. Help and
     /// other clean exits are printed on stdout as they are; an error's message goes
     /// to stderr through ``TerminalText/writeLineToStandardError(_:)``, and the exit
-    /// code is ArgumentParser's (64 for a usage error, 1 for a failure). A root
-    /// command whose configuration goes through ``RootCommandConfiguration`` is
-    /// parsed without ArgumentParser's search for `--generate-completion-script`
-    /// when no argument asks for it.
+    /// code is ArgumentParser's (64 for a usage error, 1 for a failure).
     ///
     /// SIGXFSZ is ignored, so that an output past the file-size limit is an error with a
     /// message, like a full disk.
@@ -38,7 +35,7 @@ extension AsyncParsableCommand {
             if let run = shortcut(arguments) {
                 try await run()
             } else {
-                var command = try await RootCommandConfiguration.parse(Self.self, arguments: arguments)
+                var command = try await Self.asyncParseAsRoot(arguments)
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {

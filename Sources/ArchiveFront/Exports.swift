@@ -6,4 +6,3 @@
 @_exported public import ArchiveStorage
 @_exported public import ArchiveTransfer
 @_exported public import Redux
-@_exported public import MainThread

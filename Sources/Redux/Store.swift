@@ -25,11 +25,20 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
     private var subscribers: [Int: AsyncStream<State>.Continuation] = [:]
     private var nextSubscriber = 0
 
-    /// Creates a store with its initial state, reducer and middlewares.
-    public init(initialState: State, reducer: Reducer<State, Action>, middlewares: [Middleware<State, Action>] = []) {
+    /// Where effects prefer to run (`nil`: the runtime's global executor).
+    private let effectExecutor: (any TaskExecutor)?
+
+    /// Creates a store with its initial state, reducer and middlewares. Effects run as
+    /// tasks that prefer `effectExecutor` (`Task(executorPreference:)`), or on the
+    /// runtime's global executor when it is `nil`.
+    public init(
+        initialState: State, reducer: Reducer<State, Action>, middlewares: [Middleware<State, Action>] = [],
+        effectExecutor: (any TaskExecutor)? = nil
+    ) {
         self.state = initialState
         self.reducer = reducer
         self.middlewares = middlewares
+        self.effectExecutor = effectExecutor
     }
 
     // MARK: - Dispatch
@@ -107,10 +116,11 @@ public final class Store<State: Equatable & Sendable, Action: Sendable> {
         let send = Send<Action> { [weak self] action in
             self?.receive(action, from: token)
         }
-        running[token] = Task {
+        let operation: @MainActor @Sendable () async -> Void = {
             await body(send)
             self.finished(token)
         }
+        running[token] = Task(executorPreference: effectExecutor, operation: operation)
         if let id {
             tokensByID[id] = token
             idsByToken[token] = id

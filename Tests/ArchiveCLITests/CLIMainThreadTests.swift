@@ -19,12 +19,19 @@ struct CLIMainThreadTests {
     /// has one thread, its main thread: with the global executor's threads the insert waited
     /// on a worker, beside libdispatch's manager and a second worker (four threads).
     /// Once the other writer commits, the add lands.
-    @Test func anAddWaitingForTheDatabaseRunsOnTheMainThreadAlone() throws {
+    ///
+    /// With the start-up symbols made absent (`ARCHIVE_STARTUP_FALLBACK`, as a runtime without
+    /// them would be), the same add lands too, waiting on one of the runtime's own threads:
+    /// which shows the variable takes the fallback path that the other tests of the short
+    /// commands run through (`CLIStartupFallbackTests`).
+    @Test(arguments: [false, true])
+    func anAddWaitingForTheDatabaseRunsOnTheMainThreadAlone(startupFallback: Bool) throws {
         #expect(try cli.run(["search", "--category", "洋食"]).status == 0)  // creates and migrates the file
         let writer = try Database(path: cli.database)
         try writer.execute("BEGIN IMMEDIATE")
         let add = try ChildProcess(
-            CLI.executable.path, ["add", "21", "--database", cli.database], environment: cli.environment())
+            CLI.executable.path, ["add", "21", "--database", cli.database],
+            environment: cli.environment(startupFallback ? ["ARCHIVE_STARTUP_FALLBACK": "1"] : [:]))
         // Polled until a thread of the add sleeps in SQLite's busy handler (a nanosleep system
         // call: the insert is waiting for the writer), or until the add has ended. Its busy
         // timeout (5 s) starts when the insert first meets the lock, however long the start
@@ -41,8 +48,12 @@ struct CLIMainThreadTests {
         let result = add.wait()
         #expect(result.status == 0, "\(result.stderr)")
         let seen = try #require(waiting, "archive add was never seen waiting for the database")
-        #expect(seen.thread == String(add.pid), "the insert waited on thread \(seen.thread), not the main thread")
-        #expect(seen.threads == [String(add.pid)], "archive add had threads \(seen.threads) while it waited")
+        if startupFallback {
+            #expect(seen.thread != String(add.pid), "with the fallback the insert waits on the runtime's threads")
+        } else {
+            #expect(seen.thread == String(add.pid), "the insert waited on thread \(seen.thread), not the main thread")
+            #expect(seen.threads == [String(add.pid)], "archive add had threads \(seen.threads) while it waited")
+        }
         let stored = try #require(try cli.run(["favorites", "--json"]).json() as? [String: Any])
         #expect((stored["favorites"] as? [[String: Any]])?.map { $0["id"] as? Int } == [21])
     }

@@ -2,10 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Both fronts are parsed without ArgumentParser's search for
-/// `--generate-completion-script` when no argument asks for one
-/// (RootCommandConfiguration); these run the real binaries to show that a
-/// request still gets its script and that help and usage name each command once.
+/// Both fronts' parses as ArgumentParser makes them, on the real binaries: a
+/// request gets its completion script, and help and usage name each command once.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIParsingTests {
     static let tui = BuiltProduct.url(named: "archive-tui")

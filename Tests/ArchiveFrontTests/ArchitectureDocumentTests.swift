@@ -18,4 +18,39 @@ struct ArchitectureDocumentTests {
             #expect(architecture.contains("`\(target)`"), "docs/ARCHITECTURE.md does not name the target \(target)")
         }
     }
+
+    /// The modules of Sources/`target`, as its files import them.
+    static func imports(of target: String) throws -> [(file: String, module: String)] {
+        let folder = root.appendingPathComponent("Sources/\(target)")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+            .filter { $0.pathExtension == "swift" }
+        #expect(!files.isEmpty, "no Swift files in Sources/\(target)")
+        return try files.flatMap { file in
+            try String(contentsOf: file, encoding: .utf8).matches(of: /(?m)^\s*(?:@_exported\s+)?(?:public\s+|package\s+|internal\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)/)
+                .map { (file.lastPathComponent, String($0.1)) }
+        }
+    }
+
+    /// The engine's modules, which the fronts reach only through `ArchiveFront`.
+    static let engineModules: Set = [
+        "CSQLite", "SQLite", "MigrationChecksum", "ArchiveSearch", "ArchiveStorage", "Redux", "ArchiveAPI",
+        "ArchiveHTTP", "ArchiveCore", "ArchiveTransfer", "CMalloc",
+    ]
+
+    /// No front imports a lower module: `archive` and `archive-tui` import `ArchiveFront`
+    /// (and their own libraries); `ArchiveFront` itself never reaches past the engine's
+    /// public modules into SQLite; only `archive` links the start-up tuning.
+    @Test func noFrontImportsALowerModule() throws {
+        for front in ["ArchiveCLI", "ArchiveTUI"] {
+            for (file, module) in try Self.imports(of: front) {
+                #expect(!Self.engineModules.contains(module), "\(front)/\(file) imports \(module): go through ArchiveFront")
+                #expect(front == "ArchiveCLI" || module != "ArchiveStartup", "\(front)/\(file) imports ArchiveStartup, archive's alone")
+            }
+        }
+        let front = try Self.imports(of: "ArchiveFront")
+        #expect(front.count > 10, "the scan sees ArchiveFront's imports")
+        for (file, module) in front {
+            #expect(!["CSQLite", "SQLite", "ArchiveStartup"].contains(module), "ArchiveFront/\(file) imports \(module)")
+        }
+    }
 }

@@ -19,6 +19,23 @@ struct ArchiveOptionsTests {
         #expect(defaults.apiTimeout == .seconds(10))
     }
 
+    /// A database's directory as POSIX `dirname` gives it, for the names users type
+    /// (Foundation's `deletingLastPathComponent` trapped on `d/` and `é/`).
+    @Test(arguments: [
+        ("fav.sqlite3", "."), ("/fav.sqlite3", "/"), ("a/b/fav.sqlite3", "a/b"), ("a/b/", "a"), ("d/", "."),
+        ("é/", "."), ("./x", "."), ("a//b", "a"), ("//x", "/"), ("/", "/"), ("../x", ".."),
+    ])
+    func theDatabaseDirectoryIsTheParentOfItsPath(path: String, directory: String) {
+        #expect(ArchiveLocation.directory(containing: path) == directory, "\(path)")
+    }
+
+    @Test func theDefaultDatabaseIsUnderTheDataHome() throws {
+        let location = ArchiveLocation.defaultDatabasePath(environment: ["HOME": "/home/u/"])
+        #expect(location == "/home/u/.local/share/favorite-archive/favorites.sqlite3")
+        #expect(ArchiveLocation.defaultDatabasePath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"])
+            == "/data/favorite-archive/favorites.sqlite3")
+    }
+
     @Test func aRelativeXDGDataHomeIsIgnored() throws {
         let relative = try ArchiveLocation(databaseFlag: nil, apiURLFlag: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "data"])
         #expect(relative.databasePath == "/home/u/.local/share/favorite-archive/favorites.sqlite3")

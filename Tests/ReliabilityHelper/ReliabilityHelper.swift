@@ -3,7 +3,7 @@ import ArchiveTransfer
 import ArchiveStorage
 import Dispatch
 import Foundation
-import MainThread
+import ArchiveStartup
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,12 +52,16 @@ enum ReliabilityHelper {
     /// and how many of those tasks ran on the main thread, then returns (status 0) or exits with `status`.
     static func mainThread(status: Int32, keepingTasksOnMainThread: Bool) -> Never {
         let main = pthread_self()  // `main()` runs on the main thread
-        MainThreadRunLoop.run(keepingTasksOnMainThread: keepingTasksOnMainThread) {
+        // Tasks kept on the main thread prefer the executor that runs jobs on the main queue.
+        let executor: (any TaskExecutor)? = keepingTasksOnMainThread ? MainQueueTaskExecutor.shared : nil
+        MainThreadRunLoop.run {
             say("main actor on the main thread: \(pthread_equal(pthread_self(), main) != 0)")
             var sum = 0
             var onMainThread = 0
             for hop in 0..<100 {
-                let (value, onMain) = await Task.detached { (hop, pthread_equal(pthread_self(), main) != 0) }.value
+                let (value, onMain) = await Task.detached(executorPreference: executor) {
+                    (hop, pthread_equal(pthread_self(), main) != 0)
+                }.value
                 sum += value
                 if onMain { onMainThread += 1 }
                 if hop == 50 {

@@ -6,22 +6,24 @@
 //   AsyncFloor                 the main thread's own loop (MainThreadRunLoop), as `archive` runs
 //                              its long commands (import, export, serve...)
 //   AsyncFloor --tasks-on-main-thread
-//                              the same loop keeping the tasks on the main thread too (no worker
-//                              thread), as `archive` runs `search`, `add` and `remove`
+//                              the same loop, the task preferring MainQueueTaskExecutor (no worker
+//                              thread), as `archive` runs the effects of `search`, `add` and `remove`
 //   AsyncFloor --dispatch-main what an async `main` does on Linux: dispatch_main(), which ends
 //                              the main thread and leaves the main queue to a libdispatch thread
 import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
-import MainThread
+import ArchiveStartup
 
 /// Awaits one detached task from the main actor, prints its value, exits.
 @main
 enum AsyncFloor {
     static func main() {
+        let keepingTasks = CommandLine.arguments.dropFirst().first == "--tasks-on-main-thread"
+        let executor: (any TaskExecutor)? = keepingTasks ? MainQueueTaskExecutor.shared : nil
         let work: @MainActor () async -> Void = {
-            let value = await Task.detached { 42 }.value
+            let value = await Task.detached(executorPreference: executor) { 42 }.value
             print(value)
         }
         if CommandLine.arguments.dropFirst().first == "--dispatch-main" {
@@ -31,7 +33,6 @@ enum AsyncFloor {
             }
             dispatchMain()
         }
-        let keepingTasks = CommandLine.arguments.dropFirst().first == "--tasks-on-main-thread"
-        MainThreadRunLoop.run(keepingTasksOnMainThread: keepingTasks, work)
+        MainThreadRunLoop.run(work)
     }
 }

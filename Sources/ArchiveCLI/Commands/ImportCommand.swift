@@ -5,7 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +37,7 @@ struct ImportCommand: ArchiveSubcommand {
         var bar = ProgressBar()
         defer { bar.finish() }
         func run(into favorites: any StoredArchiveDataRepository) throws -> FavoritesImporter.Summary {
-            let importer = FavoritesImporter(path: file, spoolDirectory: FilePathParts(path).directory)
+            let importer = FavoritesImporter(path: file, spoolDirectory: location.databaseDirectory)
             return try importer.run(into: favorites) { progress in
                 let fraction = progress.totalBytes == 0 ? 0 : Double(progress.bytesRead) / Double(progress.totalBytes)
                 bar.update(fraction: fraction, label: "\(progress.phase.rawValue) \(progress.records) records")
@@ -51,7 +50,7 @@ struct ImportCommand: ArchiveSubcommand {
         let summary: FavoritesImporter.Summary
         var entry = stat()
         // A file or a link (SQLite follows it) is opened as every command opens it, and so is `:memory:`.
-        if path == Database.inMemoryPath || lstat(path, &entry) == 0 {
+        if path == ArchiveDatabase.inMemoryPath || lstat(path, &entry) == 0 {
             summary = try runInPlace()
         } else {
             _ = try ArchiveSession.openActionLog(of: location)  // checked as every command does; an import logs no action

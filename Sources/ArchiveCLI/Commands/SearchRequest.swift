@@ -21,7 +21,7 @@ struct SearchRequest: Equatable, Sendable {
 
     @MainActor
     private func execute(session: ArchiveSession) async throws {
-        let store = session.makeStore()
+        let store = session.makeStore(effectExecutor: EffectExecution.preferred)
         var (keyword, category) = (self.keyword, self.category)
         if last {
             store.dispatch(.settings(.load))

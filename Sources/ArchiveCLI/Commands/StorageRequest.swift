@@ -19,7 +19,7 @@ struct StorageRequest<Operation: StorageOperation>: Equatable, Sendable {
 
     @MainActor
     private static func perform(_ action: ArchiveAction, id: Int, json: Bool, session: ArchiveSession) async throws {
-        let store = session.makeStore()
+        let store = session.makeStore(effectExecutor: EffectExecution.preferred)
         store.dispatch(.archive(action))
         await store.finishEffects()
         let state = store.state.archiveState

@@ -4,10 +4,7 @@ import ArgumentParser
 /// `archive-tui`: the Archive screen in a terminal.
 @main
 struct ArchiveTUICommand: AsyncParsableCommand {
-    static var configuration: CommandConfiguration { RootCommandConfiguration.resolved(baseConfiguration) }
-
-    /// The configuration as help and usage show it.
-    private static let baseConfiguration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "archive-tui",
         abstract: "The Archive screen in a terminal: search dishes, heart favorites, browse them.",
         discussion: "Press ? inside for the keys. Shares the database, catalog and options of `archive`.")

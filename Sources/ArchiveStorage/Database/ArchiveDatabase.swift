@@ -60,6 +60,9 @@ public struct ArchiveDatabase: Sendable {
         }
     }
 
+    /// The path that names a private in-memory database (SQLite's `:memory:`).
+    public static let inMemoryPath = Database.inMemoryPath
+
     /// A private, migrated in-memory database: for tests and throwaway runs.
     public static func inMemory() throws -> ArchiveDatabase {
         try ArchiveDatabase(path: Database.inMemoryPath)

@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `scripts/install.sh`, the one install command, without the release build it would
+/// pay for: `--dry-run` prints what it would run, and `--binary` runs the checks it
+/// makes on what it built, here on binaries that keep and break its promises.
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct InstallScriptTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = root.appendingPathComponent("scripts/install.sh").path
+
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    func install(_ arguments: [String], prefix: String? = nil) throws -> ChildProcess.Result {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = directory.url.path
+        environment["PREFIX"] = prefix
+        return try ChildProcess.run("/bin/bash", [Self.script] + arguments, environment: environment)
+    }
+
+    @Test func aDryRunPrintsTheBuildAndWhereItInstalls() throws {
+        let defaultPrefix = try install(["--dry-run"])
+        #expect(defaultPrefix.status == 0, "\(defaultPrefix.stderr)")
+        #expect(defaultPrefix.stdout.contains("-t '\(directory.url.path)/.local/bin'"), "\(defaultPrefix.stdout)")
+        let prefixed = try install(["--dry-run"], prefix: directory.path("usr"))
+        #expect(prefixed.stdout.contains("-t '\(directory.path("usr"))/bin'"), "\(prefixed.stdout)")
+        let builds = prefixed.stdout.split(separator: "\n").filter { $0.hasPrefix("swift build ") }
+        #expect(builds.count == 2, "one build per product: \(prefixed.stdout)")
+        for build in builds {
+            #expect(build.contains("-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic"))
+        }
+        #expect(builds.first?.hasSuffix("--product archive ") == true)
+    }
+
+    /// The debug build breaks two promises: SwiftPM's `$ORIGIN` runpath, and (where
+    /// `libstdc++.a` exists, so the install would link it in) a loaded libstdc++.so.
+    @Test func theChecksRefuseABinaryThatBreaksThePromises() throws {
+        let result = try install(["--dry-run", "--binary", CLI.executable.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("has a runpath"), "\(result.stderr)")
+        if result.stdout.contains("libstdc++.a") {
+            #expect(result.stderr.contains("loads libstdc++.so"), "\(result.stderr)")
+        }
+        #expect(!result.stdout.contains("checks passed"))
+    }
+
+    /// A binary with neither (a C program of the system's) passes.
+    @Test func theChecksPassABinaryThatKeepsThem() throws {
+        let result = try install(["--dry-run", "--binary", "/bin/true"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("checks passed: /bin/true"))
+    }
+
+    @Test(arguments: [["--bogus"], ["--binary"], ["--binary", "/bin/true"], ["--dry-run", "--binary", "/nonexistent"]])
+    func badArgumentsAreRefused(arguments: [String]) throws {
+        let result = try install(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("error:"), "\(arguments): \(result.stderr)")
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Builds `archive` and `archive-tui` for a fast start and installs them.
+#
+#   scripts/install.sh                      build (release), check, install into ~/.local/bin
+#   PREFIX=/usr/local scripts/install.sh    install into /usr/local/bin instead
+#   scripts/install.sh --dry-run [--binary PATH]
+#                                           print the build and install commands without running
+#                                           them; with --binary, run the checks on that binary
+#   scripts/install.sh --print-flags DIR    print the build flags one per line, for a build
+#                                           whose --scratch-path is DIR (Benchmarks/process.sh)
+#
+# The flags and what each one saves are in docs/PERFORMANCE.md ("The install build"). Each
+# optional one is used only when this toolchain has what it needs; when it does not, the
+# script says what is left out and builds without it: the commands work the same, they only
+# start slower. What the build promises is checked on the result before anything is
+# installed: no libstdc++.so loaded (when libstdc++ is linked in) and no runpath.
+set -euo pipefail
+
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+
+dry_run=0
+binary=""
+print_flags=0
+scratch=""
+while (($#)); do
+  case $1 in
+    --dry-run) dry_run=1 ;;
+    --binary)
+      (($# >= 2)) || { echo "error: --binary needs a path" >&2; exit 64; }
+      binary=$2; shift ;;
+    --binary=*) binary=${1#--binary=} ;;
+    --print-flags)
+      (($# >= 2)) || { echo "error: --print-flags needs the build's scratch directory" >&2; exit 64; }
+      print_flags=1; scratch=$2; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "error: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
+  esac
+  shift
+done
+[[ -z $binary || $dry_run == 1 ]] || { echo "error: --binary is for --dry-run (a real run checks what it built)" >&2; exit 64; }
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${PREFIX:-"$HOME/.local"}
+bin_dir="$prefix/bin"
+scratch=${scratch:-"$root/.build-install"}
+
+note() { echo "install: $*" >&2; }
+command -v swift > /dev/null || { echo "error: no swift on PATH (https://www.swift.org/install/linux/)" >&2; exit 1; }
+
+# Always: the Swift runtime and Foundation linked in, no exported symbol table, no
+# $ORIGIN runpath.
+flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic)
+
+# Packed relative relocations need lld (the toolchain ships it as ld.lld beside swift).
+swift_dir=$(dirname "$(readlink -f "$(command -v swift)")")
+if [[ -x $swift_dir/ld.lld ]] || command -v ld.lld > /dev/null; then
+  flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+else
+  note "no ld.lld: building without packed relocations (each process keeps about 3.5 MB more)"
+fi
+
+# libstdc++ linked in rather than loaded: a directory holding only the archive, searched first.
+static_cxx=0
+libstdcxx=$(clang -print-file-name=libstdc++.a 2> /dev/null || true)
+if [[ $libstdcxx == /* && -f $libstdcxx ]]; then
+  static_cxx=1
+  flags+=(-Xswiftc -L -Xswiftc "$scratch/static-libstdc++")
+else
+  note "no libstdc++.a (Debian: apt-get install libstdc++-12-dev): libstdc++.so is loaded at every start"
+fi
+
+# Generic metadata reached by direct calls: a frontend flag, so asked of this compiler first.
+metadata_flag=-disable-concrete-type-metadata-mangled-name-accessors
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+echo 'let x = [1]' > "$probe/probe.swift"
+if swiftc -typecheck -Xfrontend "$metadata_flag" "$probe/probe.swift" 2> /dev/null; then
+  flags+=(-Xswiftc -Xfrontend -Xswiftc "$metadata_flag")
+else
+  note "this compiler has no $metadata_flag: building without it (about 1 ms more per start)"
+fi
+
+build=(swift build "${flags[@]}" --scratch-path "$scratch")
+
+# The promises, checked on a built binary; prints each problem, fails on any broken one.
+check() {
+  local file=$1 failed=0 dynamic
+  [[ -f $file ]] || { echo "error: no binary at $file" >&2; return 1; }
+  command -v readelf > /dev/null || { echo "error: no readelf to check $file (Debian: apt-get install binutils)" >&2; return 1; }
+  dynamic=$(readelf --dynamic "$file" 2> /dev/null) || { echo "error: $file is not an ELF binary" >&2; return 1; }
+  if ((static_cxx)) && grep -q 'libstdc++' <<< "$dynamic"; then
+    echo "error: $file loads libstdc++.so: the build did not link libstdc++.a" >&2; failed=1
+  fi
+  if grep -Eq 'RUNPATH|RPATH' <<< "$dynamic"; then
+    echo "error: $file has a runpath: the build did not take --disable-local-rpath" >&2; failed=1
+  fi
+  return $failed
+}
+
+if ((print_flags)); then
+  if ((static_cxx)); then mkdir -p "$scratch/static-libstdc++" && ln -sf "$libstdcxx" "$scratch/static-libstdc++/"; fi
+  printf '%s\n' "${flags[@]}"
+  exit 0
+fi
+
+if ((dry_run)); then
+  ((static_cxx)) && echo "mkdir -p '$scratch/static-libstdc++' && ln -sf '$libstdcxx' '$scratch/static-libstdc++/'"
+  for product in archive archive-tui; do printf '%q ' "${build[@]}" --product "$product"; echo; done
+  echo "install -D -m 755 -t '$bin_dir' '$scratch/release/archive' '$scratch/release/archive-tui'"
+  [[ -n $binary ]] || exit 0
+  check "$binary" && echo "checks passed: $binary"
+  exit
+fi
+
+if ((static_cxx)); then
+  mkdir -p "$scratch/static-libstdc++"
+  ln -sf "$libstdcxx" "$scratch/static-libstdc++/"
+fi
+for product in archive archive-tui; do (cd "$root" && "${build[@]}" --product "$product"); done
+built=$(cd "$root" && swift build "${flags[@]}" --scratch-path "$scratch" --show-bin-path)
+for product in archive archive-tui; do check "$built/$product"; done
+install -D -m 755 -t "$bin_dir" "$built/archive" "$built/archive-tui"
+echo "installed archive and archive-tui in $bin_dir"
+case ":$PATH:" in
+  *":$bin_dir:"*) ;;
+  *) note "$bin_dir is not on PATH: add it (e.g. export PATH=\"$bin_dir:\$PATH\")" ;;
+esac
