@@ -14,7 +14,7 @@ struct ArchiveCommand: AsyncParsableCommand {
         subcommands: [
             SearchCommand.self, CategoriesCommand.self, StorageCommand<AddOperation>.self, StorageCommand<RemoveOperation>.self,
             FavoritesCommand.self, ExportCommand.self, ImportCommand.self, OnboardingCommand.self, SettingsCommand.self,
-            MigrationsCommand.self, CheckCommand.self, ReindexCommand.self, ServeCommand.self,
+            MigrationsCommand.self, CheckCommand.self, ReindexCommand.self, SyncCommand.self, ServeCommand.self,
         ]
     )
 

@@ -8,6 +8,8 @@ public enum AppAction: Sendable, Equatable {
     case favorites(FavoritesAction)
     /// An action on the settings.
     case settings(SettingsAction)
+    /// Sync with another database.
+    case sync(SyncAction)
     /// Start noticing commits of other processes, checking every `interval`.
     case watchExternalChanges(interval: Duration)
     /// Stop noticing them.

@@ -21,6 +21,8 @@ public enum AppReducer {
             FavoritesReducer.reduce(&state.favoritesState, action)
         case .settings(let action):
             SettingsReducer.reduce(&state.settingsState, action)
+        case .sync(let action):
+            SyncReducer.reduce(&state.syncState, action)
         case .watchExternalChanges, .stopWatchingExternalChanges, .externalChangeDetected:
             break
         }

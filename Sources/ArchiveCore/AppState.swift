@@ -8,6 +8,8 @@ public struct AppState: Sendable, Equatable {
     public var favoritesState = FavoritesState()
     /// The settings.
     public var settingsState = SettingsState()
+    /// The last sync.
+    public var syncState = SyncState()
 
     /// The state at launch.
     public init() {}

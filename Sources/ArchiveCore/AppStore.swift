@@ -22,7 +22,7 @@ extension Store where State == AppState, Action == AppAction {
     ) {
         var middlewares = ArchiveMiddleware.all(environment) + OnboardingMiddleware.all(environment)
             + SettingsMiddleware.all(environment)
-            + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment)]
+            + [FavoritesMiddleware.page(environment), ExternalChangesMiddleware.watch(environment), SyncMiddleware.sync(environment)]
         if let actionLog {
             middlewares = [ActionLogMiddleware.wrapping(middlewares, initialState: initialState, into: actionLog)]
         }

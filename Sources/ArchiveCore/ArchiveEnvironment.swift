@@ -21,6 +21,8 @@ public struct ArchiveEnvironment: Sendable {
     /// A number that changes when another process commits to the database
     /// (`PRAGMA data_version`); constant when nothing else can write.
     public var dataVersion: @Sendable () throws -> Int
+    /// Syncs this database with the one at a path, both ways (``SyncSession``).
+    public var sync: @Sendable (String) throws -> SyncSession.Summary
 
     /// Creates an environment from its parts.
     public init(
@@ -29,7 +31,8 @@ public struct ArchiveEnvironment: Sendable {
         onboardingRepository: any OnboardingRepository,
         settingsRepository: any SettingsRepository = UnavailableSettingsRepository(),
         now: @escaping @Sendable () -> Date = { Date() },
-        dataVersion: @escaping @Sendable () throws -> Int = { 0 }
+        dataVersion: @escaping @Sendable () throws -> Int = { 0 },
+        sync: @escaping @Sendable (String) throws -> SyncSession.Summary = { _ in throw SyncUnavailable() }
     ) {
         self.requestArchiveRepository = requestArchiveRepository
         self.storedArchiveDataRepository = storedArchiveDataRepository
@@ -37,12 +40,23 @@ public struct ArchiveEnvironment: Sendable {
         self.settingsRepository = settingsRepository
         self.now = now
         self.dataVersion = dataVersion
+        self.sync = sync
     }
 
     /// The repositories of `database` and the catalog `api` (the bundled one by default).
     public init(database: ArchiveDatabase, api: any RequestArchiveRepository = BundledArchiveRepository()) {
         self.init(
             requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
-            onboardingRepository: database.onboarding, settingsRepository: database.settings, dataVersion: { try database.dataVersion() })
+            onboardingRepository: database.onboarding, settingsRepository: database.settings, dataVersion: { try database.dataVersion() },
+            sync: { path in try SyncSession.run(database, with: SyncSession.openOther(path)) })
     }
+}
+
+/// An environment made without a database cannot sync.
+public struct SyncUnavailable: Error, CustomStringConvertible {
+    /// The error.
+    public init() {}
+
+    /// The reason.
+    public var description: String { "this store has no database to sync" }
 }

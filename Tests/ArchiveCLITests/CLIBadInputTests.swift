@@ -65,7 +65,7 @@ struct CLIBadInputTests {
         }
         try expectRefusal(["search"], mentioning: "newer version")
         try expectRefusal(["add", "1"], mentioning: "migration 99")
-        try expectRefusal(["migrations"], mentioning: "up to 5")
+        try expectRefusal(["migrations"], mentioning: "up to 6")
     }
 
     @Test func anotherApplicationsDatabaseIsRefusedUnchanged() throws {

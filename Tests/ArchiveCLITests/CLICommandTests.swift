@@ -114,7 +114,7 @@ struct CLICommandTests {
         #expect(report["favorites"] as? Int == 0)
 
         let after = try #require(try cli.run(["migrations", "--json"]).json() as? [String: Any])
-        #expect((after["applied"] as? [[String: Any]])?.map { $0["name"] as? String } == ["create_archive_objects", "create_key_value_store", "create_favorites_search", "create_search_runs", "file_search_blocks_by_integer"])
+        #expect((after["applied"] as? [[String: Any]])?.map { $0["name"] as? String } == ["create_archive_objects", "create_key_value_store", "create_favorites_search", "create_search_runs", "file_search_blocks_by_integer", "sync"])
         #expect((after["pending"] as? [Any])?.isEmpty == true)
     }
 
@@ -144,6 +144,6 @@ struct CLICommandTests {
         #expect(result.status == 0)
         #expect((try result.json() as? [String: Any])?["ok"] as? Bool == true)
         let migrations = try #require(try cli.run(["migrations", "--json"], executable: copy).json() as? [String: Any])
-        #expect((migrations["applied"] as? [Any])?.count == 5)
+        #expect((migrations["applied"] as? [Any])?.count == 6)
     }
 }

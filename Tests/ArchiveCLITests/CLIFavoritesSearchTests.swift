@@ -92,7 +92,7 @@ struct CLIFavoritesSearchTests {
         // are read as they stand; `reindex` makes them a run, whose texts are the old ones.
         #expect(try cli.run(["reindex"]).status == 0)
         try DatabaseQueue(path: cli.database).write { db in
-            try db.execute("INSERT INTO archive_objects VALUES (7, 'u', '和食', '鴨南蛮蕎麦', '店', '紹介', 1767571200000)")
+            try db.execute("INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) VALUES (7, 'u', '和食', '鴨南蛮蕎麦', '店', '紹介', 1767571200000)")
             try db.execute("UPDATE archive_objects SET dish_name = '月見うどん' WHERE id = 1")
         }
         #expect(try ids(["--search", "鴨南蛮"]) == [])

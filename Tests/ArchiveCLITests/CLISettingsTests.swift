@@ -18,7 +18,8 @@ struct CLISettingsTests {
         #expect(try cli.run(["add", "1"]).status == 0)
 
         let list = try #require(try cli.run(["settings", "list", "--json"]).json() as? [[String: Any]])
-        #expect(list.compactMap { $0["key"] as? String } == ["onboardingStatus", "installDate", "lastSearchKeyword", "lastSearchCategory", "lastView"])
+        #expect(list.compactMap { $0["key"] as? String } == ["onboardingStatus", "installDate", "lastSearchKeyword", "lastSearchCategory", "lastView", "deviceID"])
+        #expect(list[5]["readOnly"] as? Bool == true && (list[5]["value"] as? String)?.count == 32, "the device ID: \(list[5])")
         #expect(Set(list[0].keys) == ["key", "type", "value", "default", "isSet", "readOnly", "summary"])
         #expect(list[1]["readOnly"] as? Bool == true && list[1]["isSet"] as? Bool == true)
         let installed = try #require(list[1]["value"] as? String)
@@ -61,7 +62,7 @@ struct CLISettingsTests {
             #expect(result.stderr.utf8.count < 2_000, "\(arguments) echoes a long value whole")
         }
         let after = try #require(try cli.run(["settings", "list", "--json"]).json() as? [[String: Any]])
-        #expect(after.filter { $0["key"] as? String != "installDate" }.allSatisfy { $0["isSet"] as? Bool == false })
+        #expect(after.filter { !["installDate", "deviceID"].contains($0["key"] as? String) }.allSatisfy { $0["isSet"] as? Bool == false })
     }
 
     @Test func searchLastRepeatsTheLastSearchAndCheckShowsTheInstallDate() throws {

@@ -165,12 +165,13 @@ struct FavoritesSearchTests {
         let favorites = database.favorites
         try favorites.create(contentsOf: Self.generated(count: 300, seed: 11))
         try database.queue.write { db in
-            try db.execute("INSERT INTO archive_objects VALUES (1000, 'u', '和食', '鴨南蛮', '店', '紹介', 1700000000000)")
+            try db.execute("INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) VALUES (1000, 'u', '和食', '鴨南蛮', '店', '紹介', 1700000000000)")
             try db.execute("UPDATE archive_objects SET dish_name = '月見うどん' WHERE id <= 20")
         }
         #expect(try favorites.search(FavoritesQuery(keyword: "鴨南蛮"), after: nil, limit: 50).page.isEmpty)
         #expect(try database.integrityReport().problems == [
             "the favorites search index misses 1 stored favorite (1000; another program added them, and searches miss them): run `archive reindex`",
+            "1 favorite(s) have no place in the change feed (seq 0: another program inserted them), so no sync sends them: run `archive reindex`, which stamps them",
         ])
         #expect(try favorites.rebuildSearchIndex() == 301)
         try Self.checkIndex(of: database)
@@ -241,10 +242,11 @@ struct FavoritesSearchTests {
         try database.queue.write { db in try db.execute("DELETE FROM archive_objects WHERE id > 150") }
         #expect(try database.integrityReport().isOK)
         try database.queue.write { db in
-            try db.execute("INSERT INTO archive_objects SELECT id + 1000, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects WHERE id <= 5")
+            try db.execute("INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) SELECT id + 1000, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects WHERE id <= 5")
         }
         #expect(try database.integrityReport().problems == [
             "the favorites search index misses 5 stored favorites (1001, 1002, 1003, …; another program added them, and searches miss them): run `archive reindex`",
+            "5 favorite(s) have no place in the change feed (seq 0: another program inserted them), so no sync sends them: run `archive reindex`, which stamps them",
         ])
         #expect(try database.favorites.rebuildSearchIndex() == 155)
         #expect(try database.integrityReport().isOK)

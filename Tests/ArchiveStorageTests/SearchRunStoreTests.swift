@@ -266,7 +266,7 @@ struct SearchRunStoreTests {
                 }
             }
         }
-        #expect(try ArchiveDatabase.migrationStatus(path: path).pending.map(\.version) == Array((version + 1)...5))
+        #expect(try ArchiveDatabase.migrationStatus(path: path).pending.map(\.version) == Array((version + 1)...6))
         let database = try ArchiveDatabase(path: path)
         #expect(try ArchiveDatabase.migrationStatus(path: path).pending.isEmpty)
         #expect(try database.queue.read { try $0.tableExists("archive_objects_search") } == false)

@@ -262,6 +262,30 @@ struct TUIEndToEndTests {
         #expect(waitForExit(of: pane), "archive-tui did not quit on q")
     }
 
+    /// `archive sync` run from another terminal brings another device's hearts and
+    /// removals into the open TUI, which shows them without a restart.
+    @Test func changesReceivedBySyncShowUpInTheOpenTUI() throws {
+        let database = directory.path("synced.sqlite3")
+        let laptop = directory.path("laptop.sqlite3")
+        let archive = BuiltProduct.url(named: "archive").path
+        try dismissOnboarding(in: database)
+        #expect(try ChildProcess.run(archive, ["add", "1", "--database", database]).status == 0)
+        for arguments in [["add", "17"], ["add", "1"], ["remove", "1"]] {
+            #expect(try ChildProcess.run(archive, arguments + ["--database", laptop]).status == 0)
+        }
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        let pane = try start("'\(tui)' --database '\(database)'")
+        try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes, 1 ♥") && $0.contains("♥ 親子丼") }
+        let sync = try ChildProcess.run(archive, ["sync", laptop, "--database", database])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        // The laptop's heart of 17 arrives; its later removal of 1 wins over the heart here.
+        // 17 is further down the list: the count says it is there, 親子丼's empty heart that 1 went.
+        try waitForScreen("the changes received by sync", on: pane) { $0.contains("66 dishes, 1 ♥") && $0.contains("♡ 親子丼") }
+        try tmux("send-keys", "-t", session, "C-c")
+        #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
+    }
+
     /// Offline-first, the favorites filter, the remembered view and the action
     /// log, in one session of the real TUI against a catalog that cannot be reached.
     @Test func offlineBannerFavoritesFilterRememberedViewAndActionLog() throws {

@@ -66,6 +66,26 @@ struct FilesystemFaultTests {
         #expect(!output.contains("Fatal error"), "\(output)")
     }
 
+    /// `archive sync` with a database on a read-only file system: refused before either
+    /// side is written (a sync writes both), with the system's reason.
+    @Test func aSyncWithAReadOnlyDatabaseIsRefusedAndChangesNeither() throws {
+        let output = try runIsolated("""
+            L=$D/../local.sqlite3
+            $A add 17 --database $D/peer.sqlite3 >/dev/null 2>&1
+            $A add 21 --database $L >/dev/null 2>&1
+            before=$(sha256sum < $D/peer.sqlite3)
+            mount -o remount,ro $D
+            $A --database $L sync $D/peer.sqlite3; echo "sync-status=$?"
+            after=$(sha256sum < $D/peer.sqlite3)
+            [ "$before" = "$after" ] && echo unchanged
+            $A --database $L favorites --json
+            """)
+        #expect(output.contains("sync-status=1"), "\(output)")
+        #expect(output.contains("peer.sqlite3 (Read-only file system): a sync writes both databases; nothing was synced"), "\(output)")
+        #expect(output.contains("unchanged"), "\(output)")
+        #expect(!output.contains("\"id\" : 17") && !output.contains("\"id\":17"), "nothing was received either: \(output)")
+    }
+
     @Test func aFullDiskDuringImportFailsCleanlyAndImportsNothing() throws {
         let directory = try TemporaryDirectory()
         let file = directory.path("big.json")

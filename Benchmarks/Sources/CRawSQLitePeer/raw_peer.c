@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct raw_peer {
     sqlite3 *db;
@@ -14,6 +15,13 @@ struct raw_peer {
     // BEGIN IMMEDIATE and COMMIT prepared once, as the engine's connection keeps them.
     sqlite3_stmt *begin;
     sqlite3_stmt *commit;
+    // Sync (migration 0006): the clock and seq, read and written once per transaction;
+    // a removal's tombstone; a tombstone forgotten when its favorite is stored again.
+    sqlite3_stmt *load_state;
+    sqlite3_stmt *save_state;
+    sqlite3_stmt *tombstone;
+    sqlite3_stmt *forget_tombstone;
+    int64_t clock, seq;
     void *index_context;
     raw_peer_index_fn index;
 };
@@ -23,8 +31,14 @@ struct raw_peer {
 // index (migration 0004) is runs the engine builds in Swift (ArchiveSearch), so the
 // peer hands each new row to the engine's index writer, as the engine's store does.
 static const char *UPSERT_SQL =
-    "INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    "INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at, stamp, device, seq) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1, ?9) ON CONFLICT (id) DO NOTHING";
+static const char *LOAD_STATE_SQL = "SELECT clock, seq FROM sync_state WHERE one = 1";
+static const char *SAVE_STATE_SQL = "UPDATE sync_state SET clock = ?, seq = ? WHERE one = 1";
+static const char *TOMBSTONE_SQL =
+    "INSERT INTO archive_tombstones (id, stamp, device, seq) VALUES (?1, ?2, 1, ?3) "
+    "ON CONFLICT (id) DO UPDATE SET stamp = excluded.stamp, device = excluded.device, seq = excluded.seq";
+static const char *FORGET_TOMBSTONE_SQL = "DELETE FROM archive_tombstones WHERE id = ?";
 static const char *DELETE_SQL = "DELETE FROM archive_objects WHERE id = ?";
 static const char *FIRST_PAGE_SQL =
     "SELECT id, photo_url, category, dish_name, shop_name, introduction, stored_at FROM archive_objects "
@@ -119,7 +133,11 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
         || sqlite3_prepare_v3(db, FIRST_PAGE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->first_page, NULL)
         || sqlite3_prepare_v3(db, SCAN_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->scan, NULL)
         || sqlite3_prepare_v3(db, "BEGIN IMMEDIATE TRANSACTION", -1, SQLITE_PREPARE_PERSISTENT, &peer->begin, NULL)
-        || sqlite3_prepare_v3(db, "COMMIT TRANSACTION", -1, SQLITE_PREPARE_PERSISTENT, &peer->commit, NULL)) {
+        || sqlite3_prepare_v3(db, "COMMIT TRANSACTION", -1, SQLITE_PREPARE_PERSISTENT, &peer->commit, NULL)
+        || sqlite3_prepare_v3(db, LOAD_STATE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->load_state, NULL)
+        || sqlite3_prepare_v3(db, SAVE_STATE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->save_state, NULL)
+        || sqlite3_prepare_v3(db, TOMBSTONE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->tombstone, NULL)
+        || sqlite3_prepare_v3(db, FORGET_TOMBSTONE_SQL, -1, SQLITE_PREPARE_PERSISTENT, &peer->forget_tombstone, NULL)) {
         raw_peer_close(peer);
         return NULL;
     }
@@ -135,6 +153,10 @@ void raw_peer_close(raw_peer *peer) {
     sqlite3_finalize(peer->scan);
     sqlite3_finalize(peer->begin);
     sqlite3_finalize(peer->commit);
+    sqlite3_finalize(peer->load_state);
+    sqlite3_finalize(peer->save_state);
+    sqlite3_finalize(peer->tombstone);
+    sqlite3_finalize(peer->forget_tombstone);
     sqlite3_close_v2(peer->db);
     free(peer);
 }
@@ -149,21 +171,67 @@ static int bind_row(sqlite3_stmt *stmt, const raw_row *row) {
         | sqlite3_bind_int64(stmt, 7, row->stored_at);
 }
 
-/// Stores one new row and indexes it (`event`: in a bulk store, or alone), as the engine does.
+/// Reads the sync clock and seq at the start of a write transaction, as the engine's SyncLedger does.
+static int load_state(raw_peer *peer) {
+    int stepped = sqlite3_step(peer->load_state);
+    if (stepped == SQLITE_ROW) {
+        peer->clock = sqlite3_column_int64(peer->load_state, 0);
+        peer->seq = sqlite3_column_int64(peer->load_state, 1);
+    }
+    sqlite3_reset(peer->load_state);
+    return stepped == SQLITE_ROW ? 0 : -1;
+}
+
+/// Writes them back at its end.
+static int save_state(raw_peer *peer) {
+    sqlite3_bind_int64(peer->save_state, 1, peer->clock);
+    sqlite3_bind_int64(peer->save_state, 2, peer->seq);
+    return run(peer->save_state);
+}
+
+/// The next local stamp (HybridTimestamp.next): the wall clock's milliseconds when ahead
+/// of the clock, else the clock's counter plus one.
+static int64_t next_stamp(const raw_peer *peer) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t physical = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    if (physical > (peer->clock >> 16)) return physical << 16;
+    if ((peer->clock & 0xFFFF) < 0xFFFF) return peer->clock + 1;
+    return ((peer->clock >> 16) + 1) << 16;
+}
+
+/// Stores one new row, stamped, and indexes it (`event`: in a bulk store, or alone), as the engine does.
 static int store_row(raw_peer *peer, const raw_row *row, int event) {
-    int stepped = bind_row(peer->upsert, row) == SQLITE_OK ? sqlite3_step(peer->upsert) : SQLITE_ERROR;
+    int64_t stamp = next_stamp(peer);
+    int stepped = bind_row(peer->upsert, row) == SQLITE_OK
+        && sqlite3_bind_int64(peer->upsert, 8, stamp) == SQLITE_OK
+        && sqlite3_bind_int64(peer->upsert, 9, peer->seq + 1) == SQLITE_OK
+        ? sqlite3_step(peer->upsert) : SQLITE_ERROR;
     sqlite3_reset(peer->upsert);
     if (stepped != SQLITE_DONE) return -1;
     if (sqlite3_changes(peer->db) == 0) return 0;
+    sqlite3_bind_int64(peer->forget_tombstone, 1, row->id);
+    if (run(peer->forget_tombstone)) return -1;
+    peer->clock = stamp;
+    peer->seq += 1;
     return peer->index(peer->index_context, peer->db, event, row);
 }
 
-/// Deletes one row and tells the index, as the engine does.
+/// Deletes one row, leaves its tombstone and tells the index, as the engine does.
 static int delete_row(raw_peer *peer, const raw_row *row) {
     sqlite3_bind_int64(peer->delete_one, 1, row->id);
     int stepped = sqlite3_step(peer->delete_one);
     sqlite3_reset(peer->delete_one);
     if (stepped != SQLITE_DONE) return -1;
+    if (sqlite3_changes(peer->db) > 0) {
+        int64_t stamp = next_stamp(peer);
+        sqlite3_bind_int64(peer->tombstone, 1, row->id);
+        sqlite3_bind_int64(peer->tombstone, 2, stamp);
+        sqlite3_bind_int64(peer->tombstone, 3, peer->seq + 1);
+        if (run(peer->tombstone)) return -1;
+        peer->clock = stamp;
+        peer->seq += 1;
+    }
     return peer->index(peer->index_context, peer->db, RAW_INDEX_REMOVED, row);
 }
 
@@ -171,13 +239,14 @@ static int delete_row(raw_peer *peer, const raw_row *row) {
 /// a run every 8,192 and the last one at the end, in the same transaction.
 int raw_peer_import(raw_peer *peer, const raw_row *rows, int64_t count) {
     if (run(peer->begin)) return -1;
+    if (load_state(peer)) { exec(peer->db, "ROLLBACK"); return -1; }
     for (int64_t index = 0; index < count; index++) {
         if (store_row(peer, &rows[index], RAW_INDEX_BULK_ROW) != 0) {
             exec(peer->db, "ROLLBACK");
             return -1;
         }
     }
-    if (peer->index(peer->index_context, peer->db, RAW_INDEX_BULK_END, NULL) != 0) {
+    if (peer->index(peer->index_context, peer->db, RAW_INDEX_BULK_END, NULL) != 0 || save_state(peer)) {
         exec(peer->db, "ROLLBACK");
         return -1;
     }
@@ -200,7 +269,10 @@ int raw_peer_stored_ids(raw_peer *peer, const int64_t *ids, int count, int64_t *
 
 int raw_peer_toggle(raw_peer *peer, const raw_row *row, int add) {
     if (run(peer->begin)) return -1;
-    if ((add ? store_row(peer, row, RAW_INDEX_STORED) : delete_row(peer, row)) != 0) { exec(peer->db, "ROLLBACK"); return -1; }
+    if (load_state(peer) || (add ? store_row(peer, row, RAW_INDEX_STORED) : delete_row(peer, row)) != 0 || save_state(peer)) {
+        exec(peer->db, "ROLLBACK");
+        return -1;
+    }
     return run(peer->commit);
 }
 

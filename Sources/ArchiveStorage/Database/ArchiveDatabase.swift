@@ -41,6 +41,14 @@ public struct ArchiveDatabase: Sendable {
     ///
     /// A database created by this call records its ``ArchiveSetting/installDate``.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        try self.init(path: path, configuration: configuration, wallClock: SQLiteStoredArchiveDataRepository.systemClock)
+    }
+
+    /// The database at `path`, its changes stamped by `wallClock` (Unix milliseconds): for
+    /// tests that give each device a clock of its own.
+    package init(
+        path: String, configuration: Configuration = Configuration(), wallClock: @escaping @Sendable () -> Int64
+    ) throws {
         if path != Database.inMemoryPath { try Self.checkDatabasePath(path) }
         var createdAt: Date?
         try self.init(queue: DatabaseQueue(
@@ -50,7 +58,7 @@ public struct ArchiveDatabase: Sendable {
                 // Decided before the migrations create the schema: a file without one is new
                 // (another application's database is refused by the validation that follows).
                 if try !database.tableExists("schema_migrations") { createdAt = Date() }
-            }))
+            }), wallClock: wallClock)
         if let createdAt, !configuration.readOnly { try settings.recordInstallDate(createdAt) }
         // Migrations 0004 and 0005 put the favorites already stored in the waiting list:
         // their runs are built now, once, by the open that applied them (no other open
@@ -68,9 +76,9 @@ public struct ArchiveDatabase: Sendable {
         try ArchiveDatabase(path: Database.inMemoryPath)
     }
 
-    private init(queue: DatabaseQueue) throws {
+    private init(queue: DatabaseQueue, wallClock: @escaping @Sendable () -> Int64 = SQLiteStoredArchiveDataRepository.systemClock) throws {
         self.queue = queue
-        self.favorites = try SQLiteStoredArchiveDataRepository(queue: queue)
+        self.favorites = try SQLiteStoredArchiveDataRepository(queue: queue, wallClock: wallClock)
         self.keyValueStore = KeyValueStore(queue: queue)
         self.onboarding = KeyValueOnboardingRepository(store: keyValueStore)
         self.settings = KeyValueSettingsRepository(store: keyValueStore)
@@ -187,6 +195,7 @@ public struct ArchiveDatabase: Sendable {
                 "favorite \(try row.column(Int.self, at: 0)) has stored_at \(try row.column(String.self, at: 1)), outside the years 0001 to 9999 (export and listing stop at it): remove it and store it again"
             }
             problems += try SearchRunStore.problems(in: db)
+            if try db.tableExists("sync_state") { problems += try SyncStore.problems(in: db) }
         }
         var entries = 0
         var installDate: Date?

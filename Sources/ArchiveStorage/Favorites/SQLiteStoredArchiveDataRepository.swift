@@ -17,13 +17,21 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// It always is, unless someone dropped its tables: then writes skip it and searches scan.
     let hasSearchIndex: Bool
 
-    /// A repository over a database already migrated with ``ArchiveMigrations``.
-    package init(queue: DatabaseQueue) throws {
+    /// Unix milliseconds now, for the stamps of this repository's changes.
+    let wallClock: @Sendable () -> Int64
+
+    /// A repository over a database already migrated with ``ArchiveMigrations``; its changes
+    /// are stamped with `wallClock` (the system's, unless a test skews it).
+    package init(queue: DatabaseQueue, wallClock: @escaping @Sendable () -> Int64 = SQLiteStoredArchiveDataRepository.systemClock) throws {
         self.queue = queue
+        self.wallClock = wallClock
         hasSearchIndex = try queue.read { db in
             try [SearchRunStore.runsTable, SearchRunStore.blocksTable, SearchRunStore.pendingTable].allSatisfy(db.tableExists)
         }
     }
+
+    /// The system's clock, in Unix milliseconds.
+    package static let systemClock: @Sendable () -> Int64 = { Date().millisecondsSince1970 }
 
     // MARK: - SQL
 
@@ -56,11 +64,17 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     static let columns = Column.allCases.dropFirst().reduce(Column.allCases[0].name) { $0 + ", " + $1.name }
     static let countSQL = "SELECT count(*) FROM archive_objects"
     static let placeholders = Column.allCases.dropFirst().reduce("?") { partial, _ in partial + ", ?" }
-    /// Stores a new favorite; does nothing (no change counted) when the ID is stored.
-    static let insertSQL = "INSERT INTO archive_objects (\(columns)) VALUES (\(placeholders)) ON CONFLICT (id) DO NOTHING"
-    /// Refreshes a stored favorite's fields, keeping its `stored_at` (parameters as ``insertSQL``'s but 7).
+    /// Stores a new favorite, stamped by this device (stamp ?8, seq ?9: ``SyncLedger``); does
+    /// nothing (no change counted) when the ID is stored.
+    static let insertSQL = """
+        INSERT INTO archive_objects (\(columns), stamp, device, seq) VALUES (\(placeholders), ?8, \(SyncLedger.localDeviceRef), ?9)
+        ON CONFLICT (id) DO NOTHING
+        """
+    /// Refreshes a stored favorite's fields, keeping its `stored_at`, stamped as a new change
+    /// (parameters as ``insertSQL``'s but 7).
     static let refreshSQL = """
-        UPDATE archive_objects SET photo_url = ?2, category = ?3, dish_name = ?4, shop_name = ?5, introduction = ?6
+        UPDATE archive_objects SET photo_url = ?2, category = ?3, dish_name = ?4, shop_name = ?5, introduction = ?6,
+            stamp = ?8, device = \(SyncLedger.localDeviceRef), seq = ?9
         WHERE id = ?1
         """
     static let firstPageSQL = """
@@ -182,7 +196,12 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     public func create(_ object: StoredArchiveObject) throws -> Bool {
         try object.validate()
         var batch: SearchRunBatch?
-        return try queue.write { db in try store(object, in: db, insert: db.cachedStatement(Self.insertSQL), batch: &batch) }
+        return try queue.write { db in
+            var ledger = try SyncLedger.load(in: db, wallClock: wallClock)
+            let isNew = try store(object, in: db, insert: db.cachedStatement(Self.insertSQL), batch: &batch, ledger: &ledger)
+            try ledger.save(in: db)
+            return isNew
+        }
     }
 
     @discardableResult
@@ -192,13 +211,15 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             var batch: SearchRunBatch? = hasSearchIndex ? SearchRunBatch() : nil
             // Looked up once, not once a favorite (the cache hashes the SQL's text).
             let insert = try db.cachedStatement(Self.insertSQL)
+            var ledger = try SyncLedger.load(in: db, wallClock: wallClock)
             while let object = try next() {
                 try object.validate(index: count)
-                try store(object, in: db, insert: insert, batch: &batch)
+                try store(object, in: db, insert: insert, batch: &batch, ledger: &ledger)
                 count += 1
                 if count % 10_000 == 0 { progress(count) }
             }
             try batch?.finish(in: db)
+            try ledger.save(in: db)
             progress(count)
             return count
         }
@@ -211,7 +232,14 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             // candidate); only a favorite still waiting for a run is forgotten.
             if hasSearchIndex { try SearchRunStore.removePending(id, in: db) }
             try db.execute("DELETE FROM archive_objects WHERE id = ?", id)
-            return db.changes > 0
+            guard db.changes > 0 else { return false }
+            // The removal is a change like any other: a tombstone carries its stamp.
+            var ledger = try SyncLedger.load(in: db, wallClock: wallClock)
+            let stamp = ledger.nextLocalChange()
+            try db.execute(SyncStore.tombstoneUpsertSQL, id, stamp.time.rawValue, SyncLedger.localDeviceRef, stamp.seq)
+            ledger.take(stamp)
+            try ledger.save(in: db)
+            return true
         }
     }
 
@@ -222,21 +250,34 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// ``insertSQL``. Returns whether the ID was new.
     @discardableResult
     private func store(
-        _ object: StoredArchiveObject, in db: Database, insert: Statement, batch: inout SearchRunBatch?
+        _ object: StoredArchiveObject, in db: Database, insert: Statement, batch: inout SearchRunBatch?,
+        ledger: inout SyncLedger
     ) throws -> Bool {
         // One statement for a new favorite (the common case).
         defer { insert.reset() }
+        let stamp = ledger.nextLocalChange()
         try Self.bind(object, to: insert)
+        try insert.bind(stamp.time.rawValue, at: 8)
+        try insert.bind(stamp.seq, at: 9)
         try insert.run()
         let isNew = db.changes > 0
-        if !isNew {
+        if isNew {
+            // Stored again after a removal: the favorite's row now says what the tombstone said.
+            let forget = try db.cachedStatement(SyncStore.tombstoneDeleteSQL)
+            defer { forget.reset() }
+            try forget.bind(object.id, at: 1)
+            try forget.run()
+        } else {
             let new = [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction]
             if try Self.storedTexts(id: object.id, in: db) == new { return false }  // nothing to refresh
             let refresh = try db.cachedStatement(Self.refreshSQL)
             defer { refresh.reset() }
             try Self.bind(object, to: refresh, storedAt: false)
+            try refresh.bind(stamp.time.rawValue, at: 8)
+            try refresh.bind(stamp.seq, at: 9)
             try refresh.run()
         }
+        ledger.take(stamp)
         if hasSearchIndex {
             if batch != nil {
                 try batch?.add(object, in: db)
@@ -253,9 +294,24 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     /// For favorites another program (the `sqlite3` shell) inserted or changed: the
     /// engine's writes keep the index in step, other programs' do not. Throws
     /// ``ArchiveStorageError/noSearchIndex(path:)`` when the index's tables were dropped.
+    ///
+    /// Favorites another program inserted have no place in the change feed either: they are
+    /// stamped now, as changes of this device, so that the next sync sends them.
     public func rebuildSearchIndex() throws -> Int {
         guard hasSearchIndex else { throw ArchiveStorageError.noSearchIndex(path: queue.path) }
-        return try queue.write { db in try SearchRunStore.rebuild(in: db) }
+        return try queue.write { db in
+            var ledger = try SyncLedger.load(in: db, wallClock: wallClock)
+            let unfed = try db.fetchAll("SELECT id FROM archive_objects WHERE seq <= 0 ORDER BY stored_at, id") { try $0.int(at: 0) }
+            for id in unfed {
+                let stamp = ledger.nextLocalChange()
+                try db.execute(
+                    "UPDATE archive_objects SET stamp = ?, device = ?, seq = ? WHERE id = ?",
+                    stamp.time.rawValue, SyncLedger.localDeviceRef, stamp.seq, id)
+                ledger.take(stamp)
+            }
+            try ledger.save(in: db)
+            return try SearchRunStore.rebuild(in: db)
+        }
     }
 
     /// Builds runs of the favorites waiting for one, when at least
@@ -270,7 +326,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     }
 
     /// The five texts of the stored favorite `id`, in ``Column``'s order.
-    private static func storedTexts(id: Int, in db: Database) throws -> [String]? {
+    static func storedTexts(id: Int, in db: Database) throws -> [String]? {
         try db.fetchOne(
             "SELECT photo_url, category, dish_name, shop_name, introduction FROM archive_objects WHERE id = ?", id
         ) { row in (0..<5).map { text(row, at: Int32($0)) } }
@@ -279,7 +335,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
     // MARK: - Rows
 
     /// Binds `object` as parameters 1...7 (``Column/parameter``); without its `storedAt` for ``refreshSQL``.
-    private static func bind(_ object: StoredArchiveObject, to statement: Statement, storedAt: Bool = true) throws {
+    static func bind(_ object: StoredArchiveObject, to statement: Statement, storedAt: Bool = true) throws {
         try statement.bind(object.id, at: Column.id.parameter)
         try statement.bind(object.photoUrl, at: Column.photoUrl.parameter)
         try statement.bind(object.category, at: Column.category.parameter)
@@ -311,7 +367,7 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
         builder.endRow()
     }
 
-    private static func object(from row: Statement) throws -> StoredArchiveObject {
+    static func object(from row: Statement) throws -> StoredArchiveObject {
         let storedAt = try row.int64(at: Column.storedAt.index)
         guard StoredArchiveObject.storedAtRange.contains(storedAt) else {
             throw ArchiveStorageError.storedAtOutOfRange(id: try row.int(at: Column.id.index), milliseconds: storedAt)

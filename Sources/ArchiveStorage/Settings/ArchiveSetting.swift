@@ -54,8 +54,14 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         summary: "the view the TUI opens with: archive or favorites",
         choices: ArchiveView.allCases.map(\.rawValue))
 
+    /// This database's device ID for sync (docs/SYNC.md); made by the migration that added sync.
+    public static let deviceID = ArchiveSetting(
+        name: "deviceID", type: .string, defaultValue: nil,
+        summary: "this database's device ID, which stamps its changes for sync",
+        readOnlyReason: "it is made once, with the database's sync tables; changing it would make another device of this one")
+
     /// Every setting, in the order `settings list` prints them.
-    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView]
+    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, deviceID]
 
     /// The setting named `name`, or ``SettingsError/unknownKey(_:known:)``.
     public static func named(_ name: String) throws(SettingsError) -> ArchiveSetting {

@@ -1,0 +1,118 @@
+import SQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Two-way sync between two favorites databases (`archive sync PATH`): each gets the
+/// changes the other made or received since they last met, applied by ``FavoriteMerge``,
+/// so both end with the same favorites.
+///
+/// Each side is written in one transaction, which also records how far it read the other's
+/// feed: a sync killed at any point leaves each side as it was or as it should be, and the
+/// next sync completes it. A second sync with nothing new reads two empty feeds: its cost
+/// follows the changes, not the favorites.
+public enum SyncSession {
+    /// From this many changes on, an apply indexes them in runs built in bulk (as an import
+    /// does), instead of one by one through the index's waiting list.
+    static let batchThreshold = 1_000
+
+    /// What a sync moved, each way.
+    public struct Summary: Sendable, Hashable {
+        /// The other database's changes, as this one applied them.
+        public var received = ApplySummary()
+        /// This database's changes, as the other applied them.
+        public var sent = ApplySummary()
+    }
+
+    /// Opens the database at `path` to sync with, with the front-door checks of any
+    /// database (``ArchiveDatabase/checkDatabasePath(_:)``, a newer schema refused
+    /// unchanged), and refuses one that cannot be written (a sync writes both):
+    /// ``SyncError/readOnly(path:reason:)``. A missing file is created (a new, empty copy).
+    public static func openOther(_ path: String) throws -> ArchiveDatabase {
+        try ArchiveDatabase.checkDatabasePath(path)
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if access(path, F_OK) == 0 {
+            guard access(path, W_OK) == 0 else { throw SyncError.readOnly(path: path, reason: String(cString: strerror(errno))) }
+        }
+        // SQLite writes its -wal and -shm beside the file.
+        let folder = directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
+        guard access(folder, W_OK) == 0 else {
+            throw SyncError.readOnly(path: path, reason: "its directory \(folder): \(String(cString: strerror(errno)))")
+        }
+        return try ArchiveDatabase(path: path)
+    }
+
+    /// Syncs `local` with `other`, both ways. Throws ``SyncError/sameDatabase(path:other:)``
+    /// when they are one file, ``SyncError/sameDevice(path:other:device:)`` when one is a
+    /// byte copy of the other.
+    @discardableResult
+    public static func run(_ local: ArchiveDatabase, with other: ArchiveDatabase, pageLimit: Int = 10_000) throws -> Summary {
+        let inMemory = local.queue.path == ArchiveDatabase.inMemoryPath || other.queue.path == ArchiveDatabase.inMemoryPath
+        guard inMemory || !DatabaseFiles(databasePath: local.queue.path).contains(path: other.queue.path) else {
+            throw SyncError.sameDatabase(path: local.queue.path, other: other.queue.path)
+        }
+        let localDevice = try local.favorites.deviceID()
+        let otherDevice = try other.favorites.deviceID()
+        guard localDevice != otherDevice else {
+            throw SyncError.sameDevice(path: local.queue.path, other: other.queue.path, device: localDevice)
+        }
+        var summary = Summary()
+        let pulled = try transfer(from: other.favorites, device: otherDevice, into: local.favorites, skipping: nil, pageLimit: pageLimit, summary: &summary.received)
+        let pushed = try transfer(from: local.favorites, device: localDevice, into: other.favorites, skipping: pulled, pageLimit: pageLimit, summary: &summary.sent)
+        // What `other` just took from here sits at the end of its feed: if nothing else came
+        // between what this side read and that, read past it now, so that the next sync does
+        // not read this side's own changes back. (A sync stopped before this reads them back
+        // once, as changes already held.)
+        if let pushed {
+            try local.queue.write { db in
+                if try SyncStore.received(from: otherDevice, in: db) == pushed.lowerBound - 1 {
+                    try SyncStore.setReceived(pushed.upperBound, from: otherDevice, in: db)
+                }
+            }
+        }
+        return summary
+    }
+
+    /// One half of a sync: `local` takes `other`'s changes, `other` is only read (what a
+    /// sync stopped after its first commit has done).
+    package static func pull(into local: ArchiveDatabase, from other: ArchiveDatabase) throws -> ApplySummary {
+        var summary = ApplySummary()
+        _ = try transfer(from: other.favorites, device: other.favorites.deviceID(), into: local.favorites, skipping: nil, pageLimit: 10_000, summary: &summary)
+        return summary
+    }
+
+    /// Applies `source`'s feed since `target` last read it, in one transaction of
+    /// `target`'s, and records how far it read; changes whose seq is in `skipping` (the
+    /// ones `source` just received from `target`) are not sent back. Returns the seqs
+    /// `target` gave the changes it applied.
+    private static func transfer(
+        from source: SQLiteStoredArchiveDataRepository, device: DeviceID, into target: SQLiteStoredArchiveDataRepository,
+        skipping: ClosedRange<Int64>?, pageLimit: Int, summary: inout ApplySummary
+    ) throws -> ClosedRange<Int64>? {
+        try target.queue.write { db in
+            var ledger = try SyncLedger.load(in: db, wallClock: target.wallClock)
+            let firstSeq = ledger.seq + 1
+            var cursor = try SyncStore.received(from: device, in: db)
+            var batch: SearchRunBatch?
+            try source.queue.snapshot { sourceDB in
+                // A cursor past the feed's end: the other file was replaced by an older copy
+                // of itself, whose seqs will be given again. Read its whole feed.
+                if cursor > (try SyncStore.latestSeq(in: sourceDB)) { cursor = 0 }
+                while true {
+                    let page = try SyncStore.changes(since: cursor, limit: pageLimit, in: sourceDB)
+                    if batch == nil, target.hasSearchIndex, page.hasMore || page.changes.count >= batchThreshold {
+                        batch = SearchRunBatch()
+                    }
+                    let changes = page.changes.lazy.filter { skipping?.contains($0.seq) != true }.map(\.change)
+                    try SyncStore.apply(changes, in: db, ledger: &ledger, batch: &batch, hasSearchIndex: target.hasSearchIndex, summary: &summary)
+                    cursor = page.lastSeq
+                    if !page.hasMore { break }
+                }
+            }
+            try batch?.finish(in: db)
+            try SyncStore.setReceived(cursor, from: device, in: db)
+            try ledger.save(in: db)
+            return ledger.seq >= firstSeq ? firstSeq...ledger.seq : nil
+        }
+    }
+}

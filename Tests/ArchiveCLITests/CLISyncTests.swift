@@ -1,0 +1,141 @@
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+
+/// `archive sync PATH` on the real binary: two files end with the same favorites, a
+/// second sync moves nothing, the same file by another name, a copy of the file and a
+/// newer schema are refused unchanged, and a sync killed at any point leaves each side
+/// whole and is completed by running it again.
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct CLISyncTests {
+    let cli: CLI
+    let other: String
+
+    init() throws {
+        cli = try CLI()
+        other = cli.directory.path("other.sqlite3")
+    }
+
+    func ids(_ database: String) throws -> [Int] {
+        let result = try cli.run(["--database", database, "favorites", "--json", "--limit", "1000"], useDatabase: false)
+        let rows = (try result.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
+        return rows.compactMap { $0["id"] as? Int }.sorted()
+    }
+
+    /// How many favorites the file holds, read with SQLite itself.
+    func storedCount(_ database: String) throws -> Int {
+        try Database(path: database).fetchOne("SELECT count(*) FROM archive_objects") { try $0.int(at: 0) } ?? -1
+    }
+
+    func sync(_ arguments: [String] = []) throws -> CLI.Result {
+        try cli.run(["sync", other] + arguments)
+    }
+
+    @Test func twoFilesEndWithTheSameFavoritesAndASecondSyncMovesNothing() throws {
+        for id in [17, 21] { #expect(try cli.run(["add", String(id)]).status == 0) }
+        #expect(try cli.run(["--database", other, "add", "33"], useDatabase: false).status == 0)
+        let first = try sync()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("received 1 change(s) (0 superseded), sent 2 (0 superseded)"), "\(first.stdout)")
+        #expect(try ids(cli.database) == [17, 21, 33])
+        #expect(try ids(other) == [17, 21, 33])
+
+        let second = try sync(["--json"])
+        let json = try #require(try second.json() as? [String: Any])
+        for side in ["received", "sent"] {
+            let counts = try #require(json[side] as? [String: Int])
+            #expect(counts.values.allSatisfy { $0 == 0 }, "\(side): \(counts)")
+        }
+        // A removal on the other side, then a heart again here: the latest wins on both.
+        #expect(try cli.run(["--database", other, "remove", "21"], useDatabase: false).status == 0)
+        #expect(try sync().status == 0)
+        #expect(try ids(cli.database) == [17, 33])
+        #expect(try cli.run(["add", "21"]).status == 0)
+        #expect(try sync().status == 0)
+        #expect(try ids(other) == [17, 21, 33])
+        for database in [cli.database, other] {
+            #expect(try cli.run(["--database", database, "check"], useDatabase: false).status == 0)
+        }
+    }
+
+    @Test func theSameFileByAnotherNameIsRefused() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        let link = cli.directory.path("link.sqlite3")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.database)
+        let hard = cli.directory.path("hard.sqlite3")
+        try FileManager.default.linkItem(atPath: cli.database, toPath: hard)
+        for name in [cli.database, link, hard, cli.directory.url.path + "//./favorites.sqlite3"] {
+            let result = try cli.run(["sync", name])
+            #expect(result.status == 1, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("itself, by another name: nothing to sync"), "\(name): \(result.stderr)")
+        }
+    }
+
+    @Test func aByteCopyIsRefusedUnchanged() throws {
+        #expect(try cli.run(["add", "17"]).status == 0)
+        try FileManager.default.copyItem(atPath: cli.database, toPath: other)
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        let result = try sync()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has the same device ID as"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+    }
+
+    @Test func aDatabaseFromANewerVersionIsRefusedUnchanged() throws {
+        #expect(try cli.run(["--database", other, "add", "17"], useDatabase: false).status == 0)
+        do {
+            let database = try Database(path: other)
+            try database.execute("INSERT INTO schema_migrations VALUES (99, 'from_the_future', 'x', '2030-01-01T00:00:00Z')")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        let result = try sync()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("newer version"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+        #expect(try ids(cli.database).isEmpty)
+    }
+
+    @Test func aDirectoryOrAFIFOIsNotADatabase() throws {
+        for (path, kind) in [(cli.directory.path(""), "a directory"), (cli.directory.url.path, "a directory")] {
+            let result = try cli.run(["sync", path])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains(kind), "\(path): \(result.stderr)")
+        }
+    }
+
+    /// Killed at whatever point the kill lands, each side holds all of the other's changes
+    /// or none; the next sync completes it.
+    @Test func aSyncKilledAtAnyPointLeavesEachSideWholeAndRunningItAgainCompletesIt() throws {
+        let count = 20_000
+        let rows: [[String: Any]] = (1...(count + 1)).map { id in
+            ["id": id, "photoUrl": "https://p/\(id).jpg", "category": "和食", "dishName": "料理 \(id)", "shopName": "店",
+             "introduction": "紹介 \(id)", "storedAt": "2026-01-01T00:00:00.000Z"]
+        }
+        let file = cli.directory.path("rows.json")
+        try JSONSerialization.data(withJSONObject: Array(rows.dropLast())).write(to: URL(fileURLWithPath: file))
+        #expect(try cli.run(["import", file]).status == 0)
+        let one = cli.directory.path("one.json")
+        try JSONSerialization.data(withJSONObject: [rows[count]]).write(to: URL(fileURLWithPath: one))
+        #expect(try cli.run(["--database", other, "import", one], useDatabase: false).status == 0)
+        var sawNeither = false, sawBoth = false
+        for delay in [0, 20, 60, 120, 250, 500] {
+            let child = try ChildProcess(CLI.executable.path, ["sync", other, "--database", cli.database], environment: cli.environment())
+            usleep(useconds_t(delay * 1_000))
+            child.signal(SIGKILL)
+            child.wait()
+            let here = try storedCount(cli.database), there = try storedCount(other)
+            #expect([count, count + 1].contains(here), "killed after \(delay) ms: this side holds \(here)")
+            #expect([1, count + 1].contains(there), "killed after \(delay) ms: the other holds \(there)")
+            if there == 1 { sawNeither = true } else { sawBoth = true }
+        }
+        let final = try sync()
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(try storedCount(cli.database) == count + 1)
+        #expect(try storedCount(other) == count + 1)
+        for database in [cli.database, other] {
+            #expect(try cli.run(["--database", database, "check"], useDatabase: false).status == 0)
+        }
+        _ = (sawNeither, sawBoth)  // where the kills landed depends on the machine; the invariant does not
+    }
+}

@@ -1,0 +1,111 @@
+@testable import ArchiveStorage
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+
+/// The convergence harness: 2 to 5 databases, each with a wall clock of its own (hours
+/// ahead or behind, moving at its own pace), hundreds of random changes (heart, un-heart,
+/// heart again, new texts, imports), random full and half syncs in random order, then a
+/// final round. Oracle: every database holds the same favorites, and they are the merge
+/// rule's answer over every change any database made (no change is lost unless a greater
+/// stamp superseded it).
+///
+/// CI runs `SyncConvergenceTests.seeds`; `SYNC_SEEDS=N swift test --filter
+/// SyncConvergenceTests` runs N more from a random start (the failing seed is printed).
+@Suite(.timeLimit(.minutes(5)))
+struct SyncConvergenceTests {
+    /// The seeds every run tries.
+    static let seeds: [UInt64] = Array(1...24)
+
+    /// The seeds of this run: the fixed ones, and `SYNC_SEEDS` more when asked.
+    static var runSeeds: [UInt64] {
+        let extra = ProcessInfo.processInfo.environment["SYNC_SEEDS"].flatMap { Int($0) } ?? 0
+        let start = UInt64.random(in: 1_000...UInt64(UInt32.max))
+        return seeds + (0..<UInt64(max(extra, 0))).map { start + $0 }
+    }
+
+    @Test(arguments: runSeeds)
+    func databasesConvergeOnTheMergeRulesAnswer(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 2...5, using: &random)
+        let clocks = (0..<count).map { _ in
+            ManualClock(SyncTests.start + Int64.random(in: -3...3, using: &random) * SyncTests.hour)
+        }
+        let databases = try clocks.map { try SyncTests.database(clock: $0) }
+        var made: [FavoriteChange] = []  // every change any database made itself
+
+        /// Runs a local operation on database `index` and logs the changes it made.
+        func local(_ index: Int, _ operation: (ArchiveDatabase) throws -> Void) throws {
+            let database = databases[index]
+            let before = try database.favorites.latestChangeSeq()
+            try operation(database)
+            made += try SyncTests.feed(database, since: before)
+        }
+
+        for _ in 0..<Int.random(in: 150...300, using: &random) {
+            let index = Int.random(in: 0..<count, using: &random)
+            clocks[index].advance(by: Int64.random(in: 0...5_000, using: &random))
+            let id = Int.random(in: 1...30, using: &random)
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<35:
+                let text = ["紹介", "新しい紹介", "三つ目"].randomElement(using: &random)!
+                try local(index) { try $0.favorites.create(SyncTests.object(id, text)) }
+            case 35..<60:
+                try local(index) { _ = try $0.favorites.delete(id: id) }
+            case 60..<65:
+                let ids = (0..<5).map { _ in Int.random(in: 1...30, using: &random) }
+                try local(index) { try $0.favorites.create(contentsOf: Set(ids).map { SyncTests.object($0, "取り込み") }) }
+            case 65..<85:
+                let other = (index + Int.random(in: 1..<count, using: &random)) % count
+                try SyncSession.run(databases[index], with: databases[other])
+            default:
+                // A sync stopped after its first commit: only one side took the other's changes.
+                let other = (index + Int.random(in: 1..<count, using: &random)) % count
+                _ = try SyncSession.pull(into: databases[index], from: databases[other])
+            }
+        }
+        // A final round: along the chain and back, every change reaches every database.
+        for index in 0..<(count - 1) { try SyncSession.run(databases[index], with: databases[index + 1]) }
+        for index in (0..<(count - 1)).reversed() { try SyncSession.run(databases[index], with: databases[index + 1]) }
+
+        var expected: [Int: FavoriteChange] = [:]
+        for change in made {
+            expected[change.id] = expected[change.id].map { Self.later($0, change) } ?? change
+        }
+        let stored = expected.values.compactMap { change -> StoredArchiveObject? in
+            if case .stored(let object) = change.state { return object } else { return nil }
+        }
+        let answer = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) })
+        for (index, database) in databases.enumerated() {
+            let favorites = try SyncTests.favorites(database)
+            #expect(favorites == answer, "seed \(seed): database \(index) of \(count) differs from the merge rule's answer")
+            #expect(try database.favorites.tombstoneCount() == expected.count - answer.count, "seed \(seed): database \(index)'s tombstones")
+            #expect(try database.queue.read { try FavoritesSearchIndex.problems(in: $0) }.isEmpty, "seed \(seed): database \(index)'s index")
+        }
+        #expect(made.count > 50, "seed \(seed): the run made only \(made.count) changes")
+    }
+
+    /// The oracle's rule, written apart from ``FavoriteMerge`` from docs/SYNC.md's words:
+    /// the greater (time, device bytes) wins; equal stamps prefer stored over removed, then
+    /// the greater fields' UTF-8 bytes, then the later storedAt.
+    static func later(_ a: FavoriteChange, _ b: FavoriteChange) -> FavoriteChange {
+        /// A signed integer's bytes in an order that compares as the integer does.
+        func ordered(_ value: Int64) -> [UInt8] {
+            withUnsafeBytes(of: (UInt64(bitPattern: value) ^ (1 << 63)).bigEndian, Array.init)
+        }
+        func key(_ change: FavoriteChange) -> [[UInt8]] {
+            var key = [ordered(change.stamp.time.rawValue), change.stamp.device.bytes]
+            switch change.state {
+            case .removed:
+                key.append([0])
+            case .stored(let object):
+                key.append([1])
+                key += [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction].map { Array($0.utf8) }
+                key.append(ordered(object.storedAt.millisecondsSince1970))
+            }
+            return key
+        }
+        return key(b).lexicographicallyPrecedes(key(a)) { $0.lexicographicallyPrecedes($1) } ? a : b
+    }
+}
