@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkPeers",
                 "MergeWorkload",
+                .product(name: "ArchiveStorage", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/StorageBenchmarks",

@@ -49,6 +49,7 @@ def expected(sizes):
     names = [f"{op}/{peer}/{n}" for n in sizes for op in OPERATIONS for peer in PEERS[:3]]
     names += [f"merge/original/{n}" for n in sizes]
     names += [f"import/engineNoIndex/{n}" for n in sizes]
+    names += [f"syncApply/engine/{n}" for n in sizes]
     names += [f"favoritesSearch/{peer}/{n}" for n in sizes for peer in ["engine", "rawCScan"]]
     names += [f"{op}/paired/{n}" for n in sizes for op in ["page", "toggle"]]
     names.append(f"storeSearch/engine/{max(sizes)}")
@@ -179,6 +180,11 @@ def main():
     w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sizes:
         e, s = t("favoritesSearch", "engine", n), t("favoritesSearch", "rawCScan", n)
+        applied = t("syncApply", "engine", n)
+        applied = n / (applied / 1e6) if applied else None
+        imported = rows_per_s("engine", n)
+        check(f"sync: received changes applied ≥ 0.5× the import's rows/s, N = {n:,}", applied, applied and imported and applied / imported >= 0.5,
+              f"{applied:,.0f} vs {imported:,.0f} rows/s ({applied / imported:.2f}×)" if applied and imported else "")
         wi, wo = rows_per_s("engine", n), rows_per_s("engineNoIndex", n)
         size = index_sizes.get(str(n), {})
         w(f"| {n:,} | {fmt(e, 1)} | {fmt(s, 1)} | {f'{s / e:,.0f}×' if e and s else '—'} | {fmt(wi)} | {fmt(wo)} | "
@@ -287,6 +293,11 @@ def main():
         if n == 1_000_000:
             check("favorites search p50 ≤ 2 ms, N = 1,000,000", e, e and e <= 2_000, f"{e / 1e3:.2f} ms" if e else "")
         check(f"favorites search ≥ 50× faster than a full scan, N = {n:,}", e, e and s and s / e >= 50, f"{s / e:,.0f}×" if e and s else "")
+        applied = t("syncApply", "engine", n)
+        applied = n / (applied / 1e6) if applied else None
+        imported = rows_per_s("engine", n)
+        check(f"sync: received changes applied ≥ 0.5× the import's rows/s, N = {n:,}", applied, applied and imported and applied / imported >= 0.5,
+              f"{applied:,.0f} vs {imported:,.0f} rows/s ({applied / imported:.2f}×)" if applied and imported else "")
         wi, wo = rows_per_s("engine", n), rows_per_s("engineNoIndex", n)
         check(f"import with the search index ≥ 0.6× without it, N = {n:,}", wi, wi and wo and wi / wo >= 0.6, f"{wi / wo:.2f}×" if wi and wo else "")
     if missing:

@@ -138,7 +138,7 @@ struct CLICommandTests {
         let lonely = cli.directory.url.appendingPathComponent("alone", isDirectory: true)
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
         let copy = lonely.appendingPathComponent("archive")
-        try FileManager.default.copyItem(at: CLI.executable, to: copy)
+        try TestFile.copyExecutable(from: CLI.executable, to: copy)
         #expect(try cli.run(["add", "17"], executable: copy).status == 0)
         let result = try cli.run(["check", "--json"], executable: copy)
         #expect(result.status == 0)

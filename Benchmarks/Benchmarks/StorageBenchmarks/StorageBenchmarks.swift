@@ -1,3 +1,4 @@
+import ArchiveStorage
 import Benchmark
 import BenchmarkPeers
 import Foundation
@@ -8,6 +9,19 @@ import MergeWorkload
 // size (see Fixtures) and reused across runs.
 
 nonisolated(unsafe) private var cachedData: [Int: WorkloadData] = [:]
+nonisolated(unsafe) private var cachedChanges: [Int: [FavoriteChange]] = [:]
+
+/// The workload's favorites as changes another device made and this one receives.
+private func receivedChanges(_ count: Int) -> [FavoriteChange] {
+    if let changes = cachedChanges[count] { return changes }
+    let device = DeviceID(bytes: [UInt8](repeating: 7, count: 16))!
+    let start: Int64 = 1_790_000_000_000 << 16
+    let changes = data(count).objects.enumerated().map { index, object in
+        FavoriteChange(id: object.id, stamp: ChangeStamp(time: HybridTimestamp(rawValue: start + Int64(index)), device: device), state: .stored(object))
+    }
+    cachedChanges[count] = changes
+    return changes
+}
 
 private func data(_ count: Int) -> WorkloadData {
     if let data = cachedData[count] { return data }
@@ -165,7 +179,24 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        // 8. Page and toggle, the engine and raw C taking turns call by call (engine, raw C,
+        // 8. Sync: N changes received from another device, applied in one transaction to a
+        // new file (the merge rule for each, the search index built in bulk, as an import
+        // builds it), measured to the file closed: against import/engine/N's rows/s.
+        Benchmark("syncApply/engine/\(count)", configuration: configuration([.wallClock], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
+            let changes = receivedChanges(count)
+            let path = try Fixtures.freshPath("syncApply", count)
+            if !Fixtures.isSmoke { sync() }
+            benchmark.startMeasurement()
+            try importClosed(path) {
+                let database = try ArchiveDatabase(path: path)
+                let summary = try database.favorites.apply(changes)
+                guard summary.applied == changes.count else { throw PeerError("applied \(summary.applied) of \(changes.count) changes: \(summary)") }
+            }
+            benchmark.stopMeasurement()
+            Fixtures.remove(path)
+        }
+
+        // 9. Page and toggle, the engine and raw C taking turns call by call (engine, raw C,
         // raw C, engine), each call's time a sample of its peer's own metric. On a host whose
         // speed changes from one minute to the next (round 22, BENCHMARKS.md: every page
         // benchmark there had two modes, 33 and 57 µs for raw C), a change falls on both alike,
@@ -193,7 +224,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        // 9. The original app's merge, over the engine's file.
+        // 10. The original app's merge, over the engine's file.
         Benchmark("merge/original/\(count)", configuration: configuration([.wallClock, .peakMemoryResident], iterations: count >= 1_000_000 ? 5 : 50, seconds: 30)) { benchmark in
             let path = try Fixtures.populated("engine", count) { try EnginePeer(path: $0) }
             let original = try OriginalApproachPeer(path: path)
@@ -208,7 +239,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // 10. The full archive search through the Store, at the largest size, dispatched
+    // 11. The full archive search through the Store, at the largest size, dispatched
     // from the main actor as both fronts dispatch it (TUIApp and the CLI's commands
     // are @MainActor). ordo-one runs a benchmark on a task of the global pool:
     // awaiting the store from there would also time a hop to the main thread and back
