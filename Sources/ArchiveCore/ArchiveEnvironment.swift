@@ -48,7 +48,7 @@ public struct ArchiveEnvironment: Sendable {
         self.init(
             requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
             onboardingRepository: database.onboarding, settingsRepository: database.settings, dataVersion: { try database.dataVersion() },
-            sync: { path in try SyncSession.run(database, with: SyncSession.openOther(path)) })
+            sync: { path in try SyncSession.run(database, with: SyncSession.openOther(path, besides: database)) })
     }
 }
 

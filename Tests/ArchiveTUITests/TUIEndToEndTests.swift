@@ -43,14 +43,22 @@ struct TUIEndToEndTests {
 
         private func startIfNeeded() throws {
             if let process, !process.hasExited { return }
+            unlink(socket)
+            let directory = (socket as NSString).deletingLastPathComponent
+            let events = try FileEvents(watching: directory)
             let server = try ChildProcess(executable, ["-S", socket, "-f", "/dev/null", "-D"])
             process = server
-            // Ready once it answers on its socket.
-            let deadline = ContinuousClock.now + Deadline.standard
-            while (try ChildProcess.run(executable, ["-S", socket, "list-sessions"]).stderr).contains("no server running") {
-                guard !server.hasExited else { throw TUITestError("tmux -D exited at once: \(server.wait().stderr)") }
-                guard ContinuousClock.now < deadline else { throw TUITestError("tmux -D did not start within \(Deadline.standard)") }
-                usleep(5_000)
+            // Ready once its socket exists (tmux binds and listens on it in one step) and it
+            // answers there.
+            guard events.wait(for: (socket as NSString).lastPathComponent) else {
+                throw TUITestError("tmux -D made no socket within \(Deadline.standard): \(server.hasExited ? server.wait().stderr : "still running")")
+            }
+            let answered = try Deadline.poll {
+                guard !server.hasExited else { return true }
+                return !(try ChildProcess.run(executable, ["-S", socket, "list-sessions"]).stderr).contains("no server running")
+            }
+            guard answered, !server.hasExited else {
+                throw TUITestError("tmux -D did not answer on its socket: \(server.hasExited ? server.wait().stderr : "still silent")")
             }
         }
 
@@ -64,14 +72,14 @@ struct TUIEndToEndTests {
         func stop() {
             guard let process else { return }
             self.process = nil
-            let deadline = ContinuousClock.now + .seconds(10)
             if !process.hasExited {
                 for child in Self.descendants(of: process.pid).reversed() { Glibc.kill(child, SIGKILL) }
-                while !Self.descendants(of: process.pid).isEmpty, ContinuousClock.now < deadline { usleep(5_000) }
+                // They are the server's descendants, not ours: nothing but /proc says they are gone.
+                _ = Deadline.poll(within: .seconds(10)) { Self.descendants(of: process.pid).isEmpty }
                 _ = try? ChildProcess.run(executable, ["-S", socket, "kill-server"], timeout: .seconds(10))
             }
-            while !process.hasExited, ContinuousClock.now < deadline { usleep(5_000) }
-            process.kill()
+            // The server is our child: its exit is waited for (SIGKILL after 10 s).
+            _ = process.wait(orKillAfter: .seconds(10))
             unlink(socket)
         }
 

@@ -15,7 +15,7 @@ import Glibc
 ///     reliability-helper ack-writes DB FIRST_ID     store FIRST_ID, FIRST_ID+1... forever; "ack ID" after each commit
 ///     reliability-helper import DB FILE [LIMIT]     import FILE; "progress N" while storing; LIMIT caps the file size (RLIMIT_FSIZE)
 ///     reliability-helper churn DB INDEX OPS [GOFILE] OPS stores/removes in its own ID range and flips key "flag.INDEX";
-///                                                     with GOFILE, says "half" halfway and waits until GOFILE exists
+///                                                     with GOFILE (a FIFO), says "half" halfway and waits until the test holds it open
 ///     reliability-helper churn-until DB STOPFILE     stores and removes one favorite (ID 1,000,001) until STOPFILE
 ///                                                     exists, then stores 50 more; says "done N" (N: the operations)
 ///     reliability-helper main-thread STATUS [tasks-on-main-thread]
@@ -129,7 +129,10 @@ enum ReliabilityHelper {
             if operation == operations / 2, let gate = halfwayGate {
                 // Every writer is halfway at once: the test opens the gate once all have said so.
                 say("half")
-                while access(gate, F_OK) != 0 { usleep(1_000) }
+                // The gate is a FIFO: opening it for reading waits until the test holds it open.
+                let reader = open(gate, O_RDONLY | O_CLOEXEC)
+                guard reader >= 0 else { fail("cannot open the gate \(gate): \(String(cString: strerror(errno)))") }
+                close(reader)
             }
             let id = base + operation / 2 + 1
             if operation % 2 == 0 {

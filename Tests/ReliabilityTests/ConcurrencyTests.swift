@@ -1,5 +1,8 @@
 import ArchiveStorage
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 
@@ -17,7 +20,10 @@ struct ConcurrencyTests {
 
         // The writers overlap by construction: each stops halfway until all three are
         // halfway, so each one's second half runs while the others still have theirs to do.
+        // The gate is a FIFO: each writer's open for reading blocks until someone holds it
+        // for writing, which the test does once all are halfway (no writer polls for it).
         let go = directory.path("go")
+        #expect(mkfifo(go, 0o600) == 0, "cannot make the gate FIFO: \(String(cString: strerror(errno)))")
         let children = try (0..<Self.processes).map { index in
             try helper(["churn", path, String(index), String(Self.operations), go])
         }
@@ -26,7 +32,11 @@ struct ConcurrencyTests {
             #expect(line == "half", "process \(index) never got halfway: \(line ?? "no output")")
             if line != "half" { for child in children { _ = child.kill() }; return }
         }
-        #expect(TestFile.create(atPath: go, contents: nil))
+        // Read-write: on Linux this never blocks, and holds the FIFO open for writing so
+        // that every reader's open returns, however late it comes.
+        let gate = open(go, O_RDWR | O_CLOEXEC)
+        #expect(gate >= 0, "cannot open the gate: \(String(cString: strerror(errno)))")
+        defer { if gate >= 0 { close(gate) } }
         // Meanwhile the CLI stores and removes catalog dishes and flips the onboarding flag.
         let archive = BuiltProduct.url(named: "archive").path
         var cliFailures: [String] = []

@@ -1,5 +1,8 @@
 import Synchronization
 public import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A bound on a wait that should end by itself: a test that waits for something
 /// that never happens fails after `limit`, naming what it waited for, instead of
@@ -32,6 +35,22 @@ public enum Deadline {
             Issue.record("\(what) did not happen within \(limit)", sourceLocation: sourceLocation)
         }
         return outcome
+    }
+
+    /// Checks `condition` every `interval` until it holds or `limit` has passed; whether it
+    /// held. Only for states that no event announces (a peer's socket having read what was
+    /// sent, a process that is not this one's child having gone): every other wait blocks
+    /// on its event (a pipe, `waitpid`, a FIFO, the store). The one sleeping loop of the tests.
+    public static func poll(
+        every interval: Duration = .milliseconds(1), within limit: Duration = standard, until condition: () throws -> Bool
+    ) rethrows -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if try condition() { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            let (seconds, attoseconds) = interval.components
+            usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        }
     }
 
     /// Resumes a continuation once: the first of the operation and the timer wins.

@@ -138,7 +138,7 @@ public final class RawHTTPConnection {
     /// Waits up to `timeout` until the server has read everything sent on this
     /// connection (its socket's receive queue in `/proc/net/tcp` is empty), so a request
     /// is known to be in the server's hands, not in the kernel's; whether it happened.
-    /// The kernel tells no one when a peer reads, so this looks every millisecond.
+    /// The kernel tells no one when a peer reads, so this polls (``Deadline/poll(every:within:until:)``).
     public func waitUntilServerHasRead(timeout: Duration = Deadline.standard) -> Bool {
         var local = sockaddr_in(), remote = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -150,17 +150,13 @@ public final class RawHTTPConnection {
         guard named else { return false }
         // The server's end of this connection: its local port is our peer's, its remote ours.
         let serverEnd = String(format: ":%04X %@:%04X", UInt16(bigEndian: remote.sin_port), "0100007F", UInt16(bigEndian: local.sin_port))
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let table = Self.contents(of: "/proc/net/tcp")
-            for line in table.split(separator: "\n") where line.contains(serverEnd) {
+        return Deadline.poll(within: timeout) {
+            Self.contents(of: "/proc/net/tcp").split(separator: "\n").contains { line in
                 // Fields: sl, local, remote, st, tx_queue:rx_queue, ...
                 let fields = line.split(separator: " ")
-                if fields.count > 4, fields[4].hasSuffix(":00000000") { return true }
+                return line.contains(serverEnd) && fields.count > 4 && fields[4].hasSuffix(":00000000")
             }
-            usleep(1000)
         }
-        return false
     }
 
     /// All of a `/proc` file, read to its end (its size says 0, so Foundation's readers

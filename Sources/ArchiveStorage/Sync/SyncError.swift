@@ -18,7 +18,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .stateMissing(let path):
             return "\(path) has lost its sync state (the sync_state table's row was deleted): nothing was synced; restore the file from a backup"
         case .sameDatabase(let path, let other):
-            return "\(other) is \(path) itself, by another name: nothing to sync; pass another favorites database"
+            return "\(other) is \(path) itself, or one of its files, by another name: nothing to sync; pass another favorites database"
         case .sameDevice(let path, let other, let device):
             return "\(other) has the same device ID as \(path) (\(device)): one is a copy of the other's file, and sync tells databases apart by that ID; nothing was synced. Keep one of them, or export the copy's favorites (archive --database \(other) export -o FILE) and import them into a new database"
         case .readOnly(let path, let reason):

@@ -28,14 +28,18 @@ public enum SyncSession {
     /// database (``ArchiveDatabase/checkDatabasePath(_:)``, a newer schema refused
     /// unchanged), and refuses one that cannot be written (a sync writes both):
     /// ``SyncError/readOnly(path:reason:)``. A missing file is created (a new, empty copy).
-    public static func openOther(_ path: String) throws -> ArchiveDatabase {
+    /// `local`'s own files (by any name, its `-wal` and `-shm` included) are refused before
+    /// anything is opened: ``SyncError/sameDatabase(path:other:)``.
+    public static func openOther(_ path: String, besides local: ArchiveDatabase) throws -> ArchiveDatabase {
         try ArchiveDatabase.checkDatabasePath(path)
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if local.queue.path != ArchiveDatabase.inMemoryPath, DatabaseFiles(databasePath: local.queue.path).contains(path: path) {
+            throw SyncError.sameDatabase(path: local.queue.path, other: path)
+        }
         if access(path, F_OK) == 0 {
             guard access(path, W_OK) == 0 else { throw SyncError.readOnly(path: path, reason: String(cString: strerror(errno))) }
         }
         // SQLite writes its -wal and -shm beside the file.
-        let folder = directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
+        let folder = FilePathParts(path).directory
         guard access(folder, W_OK) == 0 else {
             throw SyncError.readOnly(path: path, reason: "its directory \(folder): \(String(cString: strerror(errno)))")
         }
