@@ -11,13 +11,18 @@ import MergeWorkload
 nonisolated(unsafe) private var cachedData: [Int: WorkloadData] = [:]
 nonisolated(unsafe) private var cachedChanges: [Int: [FavoriteChange]] = [:]
 
-/// The workload's favorites as changes another device made and this one receives.
+/// `count` changes another device made and this one receives, onto the `count`
+/// favorites of the workload: favorites number `count/2 + 1` to `3·count/2`, so that
+/// half supersede a stored favorite (their stamps are later than any of the fixture's)
+/// and half are new.
 private func receivedChanges(_ count: Int) -> [FavoriteChange] {
     if let changes = cachedChanges[count] { return changes }
     let device = DeviceID(bytes: [UInt8](repeating: 7, count: 16))!
-    let start: Int64 = 1_790_000_000_000 << 16
-    let changes = data(count).objects.enumerated().map { index, object in
-        FavoriteChange(id: object.id, stamp: ChangeStamp(time: HybridTimestamp(rawValue: start + Int64(index)), device: device), state: .stored(object))
+    // 2030-01-01: later than the fixture's stamps, taken when it was built.
+    let start: Int64 = 1_893_456_000_000 << 16
+    let changes = (0..<count).map { index in
+        let object = WorkloadData.object(number: count / 2 + 1 + index)
+        return FavoriteChange(id: object.id, stamp: ChangeStamp(time: HybridTimestamp(rawValue: start + Int64(index)), device: device), state: .stored(object))
     }
     cachedChanges[count] = changes
     return changes
@@ -180,11 +185,14 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         // 8. Sync: N changes received from another device, applied in one transaction to a
-        // new file (the merge rule for each, the search index built in bulk, as an import
-        // builds it), measured to the file closed: against import/engine/N's rows/s.
+        // copy of the engine's N-favorite file (the merge rule for each: half supersede a
+        // stored favorite, half are new; the search index kept in step in bulk), measured to
+        // the file closed: against import/engine/N's rows/s.
         Benchmark("syncApply/engine/\(count)", configuration: configuration([.wallClock], iterations: count >= 1_000_000 ? 3 : 10, seconds: 60)) { benchmark in
             let changes = receivedChanges(count)
+            let fixture = try Fixtures.populated("engine", count) { try EnginePeer(path: $0) }
             let path = try Fixtures.freshPath("syncApply", count)
+            try FileManager.default.copyItem(atPath: fixture, toPath: path)
             if !Fixtures.isSmoke { sync() }
             benchmark.startMeasurement()
             try importClosed(path) {
@@ -196,7 +204,35 @@ let benchmarks: @Sendable () -> Void = {
             Fixtures.remove(path)
         }
 
-        // 9. Page and toggle, the engine and raw C taking turns call by call (engine, raw C,
+        // 8b. Sync between two files holding the same N favorites (two devices that met
+        // before): one makes 1,000 changes (removes 1,000 favorites, or stores them again),
+        // then `archive sync`'s session runs both ways. Its cost should follow the changes,
+        // not the favorites: 1,000,000 against 10,000 is the target's ratio.
+        Benchmark("syncPair/engine/\(count)", configuration: configuration([.wallClock], iterations: count >= 1_000_000 ? 20 : 50, seconds: 60)) { benchmark in
+            let pair = try Fixtures.syncPair(count) { try EnginePeer(path: $0) }
+            let paths = [try Fixtures.freshPath("syncPairA", count), try Fixtures.freshPath("syncPairB", count)]
+            for (source, path) in zip([pair.first, pair.second], paths) { try FileManager.default.copyItem(atPath: source, toPath: path) }
+            defer { paths.forEach(Fixtures.remove) }
+            let first = try ArchiveDatabase(path: paths[0]), second = try ArchiveDatabase(path: paths[1])
+            let changed = (1...Fixtures.syncPairChanges).map { WorkloadData.object(number: $0) }
+            var removing = true
+            for _ in benchmark.scaledIterations {
+                var changes = 0
+                for object in changed {
+                    let changedOne = removing ? try first.favorites.delete(id: object.id) : try first.favorites.create(object)
+                    if changedOne { changes += 1 }
+                }
+                removing.toggle()
+                benchmark.startMeasurement()
+                let summary = try SyncSession.run(first, with: second)
+                benchmark.stopMeasurement()
+                guard summary.sent.applied == changes, changes > 0, summary.received.applied == 0 else {
+                    throw PeerError("a sync of \(changes) changes moved \(summary)")
+                }
+            }
+        }
+
+        // 9. Page, merge and toggle, the engine and raw C taking turns call by call (engine, raw C,
         // raw C, engine), each call's time a sample of its peer's own metric. On a host whose
         // speed changes from one minute to the next (round 22, BENCHMARKS.md: every page
         // benchmark there had two modes, 33 and 57 µs for raw C), a change falls on both alike,
@@ -208,6 +244,19 @@ let benchmarks: @Sendable () -> Void = {
                 let turns: [(BenchmarkMetric, any FavoritesPeer)] = [(PairedMetric.engine, engine), (PairedMetric.rawC, raw), (PairedMetric.rawC, raw), (PairedMetric.engine, engine)]
                 for (metric, instance) in turns {
                     benchmark.measurement(metric, try nanoseconds { blackHole(try instance.newestPage()) })
+                }
+            }
+        }
+        Benchmark("merge/paired/\(count)", configuration: configuration(PairedMetric.all, iterations: 10_000)) { benchmark in
+            let engine = try peer("engine", count, { try EnginePeer(path: $0) })
+            let raw = try peer("rawC", count, { try RawCPeer(path: $0) })
+            var iteration = 0
+            for _ in benchmark.scaledIterations {
+                iteration += 1
+                let ids = MergeWorkload.ids(for: count, iteration: iteration)
+                let turns: [(BenchmarkMetric, any FavoritesPeer)] = [(PairedMetric.engine, engine), (PairedMetric.rawC, raw), (PairedMetric.rawC, raw), (PairedMetric.engine, engine)]
+                for (metric, instance) in turns {
+                    benchmark.measurement(metric, try nanoseconds { blackHole(try instance.storedIDs(among: ids)) })
                 }
             }
         }

@@ -62,6 +62,29 @@ public enum Fixtures {
         return path
     }
 
+    /// How many changes the sync-pair benchmark moves each sync.
+    public static let syncPairChanges = 1_000
+
+    /// Two files holding the `count` favorites of the workload as two devices that have
+    /// synced: the first a copy of the engine's file, the second a new file that synced with
+    /// it (its own device ID; a byte copy would share the first's, and sync refuses it).
+    /// Built on first use.
+    public static func syncPair(_ count: Int, open: (String) throws -> any FavoritesPeer) throws -> (first: String, second: String) {
+        let first = path("syncPairA", count), second = path("syncPairB", count)
+        let marker = second + ".complete"
+        if FileManager.default.fileExists(atPath: marker) { return (first, second) }
+        remove(first)
+        remove(second)
+        try FileManager.default.copyItem(atPath: try populated("engine", count, open: open), toPath: first)
+        do {
+            let one = try ArchiveDatabase(path: first), other = try ArchiveDatabase(path: second)
+            let summary = try SyncSession.run(one, with: other)
+            guard summary.sent.applied == count else { throw PeerError("the sync pair of \(count): \(summary)") }
+        }
+        _ = FileManager.default.createFile(atPath: marker, contents: nil)
+        return (first, second)
+    }
+
     /// Removes a database file and its WAL and shared-memory files.
     public static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm", ".complete"] {

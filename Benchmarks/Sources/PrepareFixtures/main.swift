@@ -18,6 +18,9 @@ for count in Fixtures.sizes {
         let path = try Fixtures.populated(name, count, open: open)
         print("\(path) ready (\(String(format: "%.1f", Date().timeIntervalSince(start))) s)")
     }
+    let start = Date()
+    let pair = try Fixtures.syncPair(count) { try EnginePeer(path: $0) }
+    print("\(pair.second) ready (\(String(format: "%.1f", Date().timeIntervalSince(start))) s)")
 }
 
 // The toggle benchmarks of earlier runs leave the index a few small runs and
@@ -68,6 +71,23 @@ for count in Fixtures.sizes {
         try database.execute("VACUUM")
     }
     sizes[String(count)] = ["withIndex": try fileSize(path), "withoutIndex": try fileSize(copy)]
+    Fixtures.remove(copy)
+    // The sync metadata's price (migration 0006): a vacuumed copy of the fixture, then the
+    // same without the stamp, device and seq of each favorite, their index and the sync tables.
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    do {
+        let database = try Database(path: copy)
+        try database.execute("VACUUM")
+        sizes[String(count)]?["vacuumed"] = try fileSize(copy)
+        for statement in [
+            "DROP INDEX archive_objects_by_seq", "ALTER TABLE archive_objects DROP COLUMN stamp",
+            "ALTER TABLE archive_objects DROP COLUMN device", "ALTER TABLE archive_objects DROP COLUMN seq",
+            "DROP TABLE archive_tombstones", "DROP TABLE sync_devices", "DROP TABLE sync_state", "DROP TABLE sync_peers", "VACUUM",
+        ] {
+            try database.execute(statement)
+        }
+    }
+    sizes[String(count)]?["withoutSync"] = try fileSize(copy)
     Fixtures.remove(copy)
 }
 let sizesPath = (Fixtures.directory as NSString).appendingPathComponent("index-sizes.json")
