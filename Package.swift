@@ -24,8 +24,12 @@ let package = Package(
         .library(name: "ArchiveTransfer", targets: ["ArchiveTransfer"]),
         .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
         .library(name: "ArchiveStartup", targets: ["ArchiveStartup"]),
+        .library(name: "ArchiveSyncWire", targets: ["ArchiveSyncWire"]),
+        .library(name: "ArchiveHTTPServer", targets: ["ArchiveHTTPServer"]),
+        .library(name: "ArchiveServer", targets: ["ArchiveServer"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
         .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
+        .executable(name: "archive-server", targets: ["ArchiveServerCLI"]),
     ],
     dependencies: [
         // Command-line parsing for both fronts.
@@ -33,17 +37,18 @@ let package = Package(
         // The catalog's HTTP client (SwiftNIO: no libcurl, bounded requests).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // `archive serve`: an HTTP/1.1 server on the same SwiftNIO as the client, with
-        // decoder limits and idle timeouts. No default traits: we need neither
-        // swift-configuration nor full Foundation from it.
+        // `archive-server` (and, until it moves there, `archive serve`): an HTTP/1.1 server on
+        // the same SwiftNIO as the client, with decoder limits and idle timeouts. No default
+        // traits: we need neither swift-configuration nor full Foundation from it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        // Hummingbird's own dependencies, named because `serve` uses their types directly.
+        // Hummingbird's own dependencies, named because the server uses their types directly.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // SHA-256 as the tests' independent oracle for MigrationChecksum's own (swift-crypto
-        // is in the graph anyway, through swift-nio-extras' certificates).
+        // SHA-256 of the service's tokens, and the tests' independent oracle for
+        // MigrationChecksum's own (swift-crypto is in the graph anyway, through
+        // swift-nio-extras' certificates).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // File descriptors for the import, the export and the fronts' output
         // (`FileDescriptor.writeAll`, `Errno`): already built for SwiftNIO, and what
@@ -105,11 +110,12 @@ let package = Package(
             dependencies: ["ArchiveSearch"],
             swiftSettings: swiftSettings
         ),
-        // The catalog over HTTP (HTTPArchiveRepository): AsyncHTTPClient on SwiftNIO.
+        // The catalog over HTTP (HTTPArchiveRepository) and the sync service's client
+        // (HTTPSyncTransport): AsyncHTTPClient on SwiftNIO.
         .target(
             name: "ArchiveHTTP",
             dependencies: [
-                "ArchiveAPI",
+                "ArchiveAPI", "ArchiveSyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -137,9 +143,62 @@ let package = Package(
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveHTTP", "ArchiveTransfer", "CMalloc",
+                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveTransfer", "CMalloc",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - The sync service
+        // The sync API's request and response shapes, shared by the service and `archive sync --server`.
+        .target(
+            name: "ArchiveSyncWire",
+            dependencies: ["ArchiveStorage"],
+            swiftSettings: swiftSettings
+        ),
+        // An HTTP/1.1 server on Hummingbird, hardened (head, body and connection limits, idle
+        // timeout, graceful shutdown: HTTPServiceRunner), and the catalog's responder: shared
+        // by `archive-server` and, until the catalog moves there, `archive serve`.
+        .target(
+            name: "ArchiveHTTPServer",
+            dependencies: [
+                "ArchiveAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `archive-server`'s library: its database (Migrations/Server), users and tokens, the
+        // sync API (SyncResponder).
+        .target(
+            name: "ArchiveServer",
+            dependencies: [
+                "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI", "ArchiveStorage", "SQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
+        ),
+        .executableTarget(
+            name: "ArchiveServerCLI",
+            dependencies: [
+                "ArchiveServer", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -152,18 +211,8 @@ let package = Package(
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveFront", "ArchiveStartup",
+                "ArchiveFront", "ArchiveStartup", "ArchiveHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -241,6 +290,11 @@ let package = Package(
         .testTarget(
             name: "ArchiveFrontTests",
             dependencies: ["ArchiveFront", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveServerTests",
+            dependencies: ["ArchiveServer", "ArchiveServerCLI", "ArchiveCLI", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,15 +1,17 @@
 import Foundation
 import PackagePlugin
 
-/// Compiles the top-level `Migrations/*.sql` files into the target that applies
-/// this plugin, as a generated `EmbeddedMigrations.swift`.
+/// Compiles a target's migrations into it, as a generated `EmbeddedMigrations.swift`:
+/// the top-level `Migrations/*.sql` for the engine (`ArchiveStorage`), `Migrations/Server/*.sql`
+/// for the sync service's own database (`ArchiveServer`).
 ///
 /// The schema so ships inside the binary: a program copied alone to another
 /// directory still creates and migrates a new database.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let directory = context.package.directoryURL.appending(path: "Migrations")
+        let folder = target.name == "ArchiveServer" ? "Migrations/Server" : "Migrations"
+        let directory = context.package.directoryURL.appending(path: folder)
         let files = try FileManager.default
             .contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "sql" }
@@ -17,7 +19,7 @@ struct EmbedMigrations: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(files.count) migrations from Migrations/",
+                displayName: "Embedding \(files.count) migrations from \(folder)/",
                 executable: try context.tool(named: "MigrationsEmbedder").url,
                 arguments: [output.path] + files.map(\.path),
                 inputFiles: files,

@@ -21,8 +21,9 @@ public struct ArchiveEnvironment: Sendable {
     /// A number that changes when another process commits to the database
     /// (`PRAGMA data_version`); constant when nothing else can write.
     public var dataVersion: @Sendable () throws -> Int
-    /// Syncs this database with the one at a path, both ways (``SyncSession``).
-    public var sync: @Sendable (String) throws -> SyncSession.Summary
+    /// Syncs this database with a peer, both ways: another database file (``SyncSession``),
+    /// or a sync service, which the front reaches with its token (`ServerSyncSession`).
+    public var sync: @Sendable (SyncPeer) async throws -> SyncSession.Summary
 
     /// Creates an environment from its parts.
     public init(
@@ -32,7 +33,7 @@ public struct ArchiveEnvironment: Sendable {
         settingsRepository: any SettingsRepository = UnavailableSettingsRepository(),
         now: @escaping @Sendable () -> Date = { Date() },
         dataVersion: @escaping @Sendable () throws -> Int = { 0 },
-        sync: @escaping @Sendable (String) throws -> SyncSession.Summary = { _ in throw SyncUnavailable() }
+        sync: @escaping @Sendable (SyncPeer) async throws -> SyncSession.Summary = { _ in throw SyncUnavailable() }
     ) {
         self.requestArchiveRepository = requestArchiveRepository
         self.storedArchiveDataRepository = storedArchiveDataRepository
@@ -43,12 +44,24 @@ public struct ArchiveEnvironment: Sendable {
         self.sync = sync
     }
 
-    /// The repositories of `database` and the catalog `api` (the bundled one by default).
-    public init(database: ArchiveDatabase, api: any RequestArchiveRepository = BundledArchiveRepository()) {
+    /// The repositories of `database` and the catalog `api` (the bundled one by default);
+    /// a sync with a service goes through `syncServer` (none: such a sync fails, saying so).
+    public init(
+        database: ArchiveDatabase, api: any RequestArchiveRepository = BundledArchiveRepository(),
+        syncServer: (@Sendable (String) async throws -> SyncSession.Summary)? = nil
+    ) {
         self.init(
             requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
             onboardingRepository: database.onboarding, settingsRepository: database.settings, dataVersion: { try database.dataVersion() },
-            sync: { path in try SyncSession.run(database, with: SyncSession.openOther(path, besides: database)) })
+            sync: { peer in
+                switch peer {
+                case .file(let path):
+                    return try SyncSession.run(database, with: SyncSession.openOther(path, besides: database))
+                case .server(let url):
+                    guard let syncServer else { throw SyncUnavailable() }
+                    return try await syncServer(url)
+                }
+            })
     }
 }
 

@@ -1,11 +1,11 @@
 public import ArchiveStorage
 
-/// Sync with another favorites database (`archive sync PATH`).
+/// Sync with another favorites database or a sync service (`archive sync`).
 public enum SyncAction: Sendable, Equatable {
-    /// Sync with the database at `path`, both ways.
-    case start(path: String)
+    /// Sync with `peer`, both ways.
+    case start(SyncPeer)
     /// The sync finished: what moved each way.
-    case finished(path: String, summary: SyncSession.Summary)
-    /// The sync failed; neither database took a half of it.
-    case failed(path: String, message: String)
+    case finished(SyncPeer, summary: SyncSession.Summary)
+    /// The sync failed; what it had not committed is untouched.
+    case failed(SyncPeer, message: String)
 }

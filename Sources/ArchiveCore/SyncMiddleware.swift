@@ -12,14 +12,14 @@ public enum SyncMiddleware {
     public static func sync(_ environment: ArchiveEnvironment) -> Middleware<AppState, AppAction> {
         let sync = environment.sync
         return Middleware { _, action in
-            guard case .sync(.start(let path)) = action else { return .none }
+            guard case .sync(.start(let peer)) = action else { return .none }
             return .run(.serial(effectID)) { send in
                 do {
-                    let summary = try sync(path)
-                    await send(.sync(.finished(path: path, summary: summary)))
+                    let summary = try await sync(peer)
+                    await send(.sync(.finished(peer, summary: summary)))
                     if summary.received.applied > 0 { await send(.externalChangeDetected) }
                 } catch {
-                    await send(.sync(.failed(path: path, message: "\(error)")))
+                    await send(.sync(.failed(peer, message: "\(error)")))
                 }
             }
         }

@@ -3,18 +3,18 @@ public enum SyncReducer {
     /// Applies `action`.
     public static func reduce(_ state: inout SyncState, _ action: SyncAction) {
         switch action {
-        case .start(let path):
+        case .start(let peer):
             state.isSyncing = true
-            state.peerPath = path
+            state.peer = peer
             state.lastSummary = nil
             state.errorMessage = nil
-        case .finished(let path, let summary):
+        case .finished(let peer, let summary):
             state.isSyncing = false
-            state.peerPath = path
+            state.peer = peer
             state.lastSummary = summary
-        case .failed(let path, let message):
+        case .failed(let peer, let message):
             state.isSyncing = false
-            state.peerPath = path
+            state.peer = peer
             state.errorMessage = message
         }
     }

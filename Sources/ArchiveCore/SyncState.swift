@@ -4,8 +4,8 @@ public import ArchiveStorage
 public struct SyncState: Sendable, Equatable {
     /// Whether a sync is under way.
     public var isSyncing = false
-    /// The database the last sync was with.
-    public var peerPath: String?
+    /// What the last sync was with.
+    public var peer: SyncPeer?
     /// What the last sync moved, once it finished.
     public var lastSummary: SyncSession.Summary?
     /// Why the last sync failed.

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArchiveStorage
 import SystemPackage
 
 /// Where a front finds its database and catalog: a flag beats an environment
@@ -81,14 +82,7 @@ public struct ArchiveLocation: Sendable, Hashable {
 
     /// `$XDG_DATA_HOME/favorite-archive/favorites.sqlite3`, or under `~/.local/share`.
     public static func defaultDatabasePath(environment: [String: String]) -> String {
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            dataHome = FilePath(home).appending(".local/share").string
-        }
-        return FilePath(dataHome).appending("favorite-archive/favorites.sqlite3").string
+        DataDirectory.path(of: "favorites.sqlite3", environment: environment)
     }
 
     /// The directory that holds the database file: where it is created, and where an

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import ArchiveHTTP
+import ArchiveSyncWire
 
 /// What a front opens at launch: the database and the catalog of an
 /// ``ArchiveLocation``, and the environment the store runs on.
@@ -35,6 +36,9 @@ public struct ArchiveSession: Sendable {
     public let api: any RequestArchiveRepository
     /// The action log, when the location names one.
     public let actionLog: ActionLogFile?
+    /// The token a sync with a service sends, when given on the command line (else
+    /// ``SyncToken`` finds it when the sync starts).
+    public var syncToken: String?
 
     /// Opens the database and, when `catalog` is `.needed`, the catalog.
     ///
@@ -110,7 +114,11 @@ public struct ArchiveSession: Sendable {
 
     /// The environment for a store on this session.
     public var environment: ArchiveEnvironment {
-        ArchiveEnvironment(database: database, api: api)
+        let database = database, explicitToken = syncToken, databasePath = location.databasePath
+        return ArchiveEnvironment(database: database, api: api, syncServer: { url in
+            let token = try SyncToken.resolve(explicit: explicitToken, databasePath: databasePath)
+            return try await ServerSyncSession.run(database, through: HTTPSyncTransport(server: url, token: token))
+        })
     }
 
     /// A new store on this session, its effects preferring `effectExecutor` if given.

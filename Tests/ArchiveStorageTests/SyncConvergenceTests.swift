@@ -19,11 +19,7 @@ struct SyncConvergenceTests {
     static let seeds: [UInt64] = Array(1...24)
 
     /// The seeds of this run: the fixed ones, and `SYNC_SEEDS` more when asked.
-    static var runSeeds: [UInt64] {
-        let extra = ProcessInfo.processInfo.environment["SYNC_SEEDS"].flatMap { Int($0) } ?? 0
-        let start = UInt64.random(in: 1_000...UInt64(UInt32.max))
-        return seeds + (0..<UInt64(max(extra, 0))).map { start + $0 }
-    }
+    static var runSeeds: [UInt64] { ConvergenceSeeds.run(seeds) }
 
     @Test(arguments: runSeeds)
     func databasesConvergeOnTheMergeRulesAnswer(seed: UInt64) throws {
@@ -69,43 +65,13 @@ struct SyncConvergenceTests {
         for index in 0..<(count - 1) { try SyncSession.run(databases[index], with: databases[index + 1]) }
         for index in (0..<(count - 1)).reversed() { try SyncSession.run(databases[index], with: databases[index + 1]) }
 
-        var expected: [Int: FavoriteChange] = [:]
-        for change in made {
-            expected[change.id] = expected[change.id].map { Self.later($0, change) } ?? change
-        }
-        let stored = expected.values.compactMap { change -> StoredArchiveObject? in
-            if case .stored(let object) = change.state { return object } else { return nil }
-        }
-        let answer = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) })
+        let (answer, removed) = MergeOracle.answer(made)
         for (index, database) in databases.enumerated() {
             let favorites = try SyncTests.favorites(database)
             #expect(favorites == answer, "seed \(seed): database \(index) of \(count) differs from the merge rule's answer")
-            #expect(try database.favorites.tombstoneCount() == expected.count - answer.count, "seed \(seed): database \(index)'s tombstones")
+            #expect(try database.favorites.tombstoneCount() == removed, "seed \(seed): database \(index)'s tombstones")
             #expect(try database.queue.read { try FavoritesSearchIndex.problems(in: $0) }.isEmpty, "seed \(seed): database \(index)'s index")
         }
         #expect(made.count > 50, "seed \(seed): the run made only \(made.count) changes")
-    }
-
-    /// The oracle's rule, written apart from ``FavoriteMerge`` from docs/SYNC.md's words:
-    /// the greater (time, device bytes) wins; equal stamps prefer stored over removed, then
-    /// the greater fields' UTF-8 bytes, then the later storedAt.
-    static func later(_ a: FavoriteChange, _ b: FavoriteChange) -> FavoriteChange {
-        /// A signed integer's bytes in an order that compares as the integer does.
-        func ordered(_ value: Int64) -> [UInt8] {
-            withUnsafeBytes(of: (UInt64(bitPattern: value) ^ (1 << 63)).bigEndian, Array.init)
-        }
-        func key(_ change: FavoriteChange) -> [[UInt8]] {
-            var key = [ordered(change.stamp.time.rawValue), change.stamp.device.bytes]
-            switch change.state {
-            case .removed:
-                key.append([0])
-            case .stored(let object):
-                key.append([1])
-                key += [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction].map { Array($0.utf8) }
-                key.append(ordered(object.storedAt.millisecondsSince1970))
-            }
-            return key
-        }
-        return key(b).lexicographicallyPrecedes(key(a)) { $0.lexicographicallyPrecedes($1) } ? a : b
     }
 }

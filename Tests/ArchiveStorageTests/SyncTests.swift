@@ -1,24 +1,8 @@
 @testable import ArchiveStorage
 import Foundation
 import SQLite
-import Synchronization
 import TestSupport
 import Testing
-
-/// A wall clock a test sets: a device whose clock is ahead, behind, or stopped.
-final class ManualClock: Sendable {
-    private let milliseconds: Mutex<Int64>
-
-    init(_ milliseconds: Int64) {
-        self.milliseconds = Mutex(milliseconds)
-    }
-
-    /// Now.
-    func now() -> Int64 { milliseconds.withLock { $0 } }
-
-    /// Moves the clock by `delta` milliseconds.
-    func advance(by delta: Int64) { milliseconds.withLock { $0 += delta } }
-}
 
 /// The sync engine: stamps, tombstones, the one merge rule, the change feed, applying
 /// received changes, and two-database sync (docs/SYNC.md).

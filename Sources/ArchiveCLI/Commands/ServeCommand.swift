@@ -1,4 +1,5 @@
 import ArchiveFront
+import ArchiveHTTPServer
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -56,21 +57,23 @@ struct ServeCommand: ArchiveSubcommand {
     }
 
     func run() async throws {
-        let server = CatalogServer(
-            catalog: BundledArchiveRepository(), delay: .milliseconds(delay), failRate: failRate,
-            idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
+        let runner = HTTPServiceRunner(
+            port: port, idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             shutdownTimeout: .milliseconds(Int((shutdownTimeout * 1000).rounded())))
+        let delay = Duration.milliseconds(self.delay), failRate = self.failRate
         let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
         let json = self.json
         do {
-            try await server.run(port: port) { url in
+            try await runner.run({ baseURL in
+                CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL)
+            }, ready: { url in
                 let line = json ? #"{"url":"\#(url)"}"# : url
                 try? FileDescriptorHandle.standardOutput.write(line + "\n")
                 Terminal.message("serving the bundled catalog at \(url)/archive_images (ctrl-c stops)")
-            } stopping: {
+            }, stopping: {
                 Terminal.message(
                     "stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
-            }
+            })
         } catch {
             throw CLIError("cannot serve on 127.0.0.1:\(port): \(error); pick another --port")
         }

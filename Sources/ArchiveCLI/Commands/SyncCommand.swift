@@ -1,25 +1,50 @@
 import ArchiveFront
 import ArgumentParser
 
-/// `archive sync PATH`: two-way sync with another favorites database.
+/// `archive sync PATH` or `archive sync --server URL`: two-way sync with another favorites
+/// database, or with a sync service (`archive-server`).
 struct SyncCommand: ArchiveSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync the favorites with another database file, both ways.",
+        abstract: "Sync the favorites with another database file, or a sync service, both ways.",
         discussion: """
             Both databases end with the same favorites: for each dish, the latest change \
             (stored or removed, on either side) wins (docs/SYNC.md). PATH is a favorites \
             database another device uses, on a USB stick or in a folder a file-sync tool \
             shares; a missing PATH is created. Each side is written in one transaction: a \
             sync that is interrupted leaves both as they were or as they should be, and \
-            running it again completes it. Settings stay per database.
+            running it again completes it. Settings stay per database. \
+            With --server URL, the favorites sync through an archive-server instead, with the \
+            token from --token, ARCHIVE_SYNC_TOKEN, or DATABASE.sync-token (mode 600); offline \
+            or refused, it says so and leaves the favorites as they were.
             """)
 
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: ArchiveCommand
 
     @Argument(help: ArgumentHelp("The other favorites database.", valueName: "path"))
-    var path: String
+    var path: String?
+
+    @Option(help: ArgumentHelp("Sync through this archive-server instead (http(s)://HOST:PORT).", valueName: "url"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("The service's token for this user (else ARCHIVE_SYNC_TOKEN, else DATABASE.sync-token).", valueName: "token"))
+    var token: String?
+
+    func validate() throws {
+        switch (path, server) {
+        case (nil, nil): throw ValidationError("give the other database's PATH, or --server URL")
+        case (.some, .some): throw ValidationError("give either a PATH or --server, not both")
+        default: break
+        }
+        if token != nil, server == nil { throw ValidationError("--token goes with --server") }
+    }
+
+    /// What this sync meets.
+    private var peer: SyncPeer {
+        if let server { return .server(url: server) }
+        return .file(path: path ?? "")
+    }
 
     struct Output: Encodable {
         struct Side: Encodable {
@@ -34,27 +59,30 @@ struct SyncCommand: ArchiveSubcommand {
     }
 
     func run() async throws {
-        try await execute(session: openSession(catalog: .unused))
+        var session = try openSession(catalog: .unused)
+        session.syncToken = token
+        try await execute(session: session)
     }
 
     @MainActor
     private func execute(session: ArchiveSession) async throws {
         let store = session.makeStore()
-        store.dispatch(.sync(.start(path: path)))
+        let peer = self.peer
+        store.dispatch(.sync(.start(peer)))
         await store.finishEffects()
         let state = store.state.syncState
-        if let message = state.errorMessage { throw CLIError("cannot sync with \(path): \(message)") }
-        guard let summary = state.lastSummary else { throw CLIError("cannot tell what the sync with \(path) did: the store reported nothing") }
+        if let message = state.errorMessage { throw CLIError("cannot sync with \(peer): \(message)") }
+        guard let summary = state.lastSummary else { throw CLIError("cannot tell what the sync with \(peer) did: the store reported nothing") }
         for (side, what) in [(summary.received, "received from"), (summary.sent, "sent to")] where side.refused > 0 {
-            Terminal.message("warning: \(side.refused) change(s) \(what) \(path) refused: \(side.firstRefusal ?? "")")
+            Terminal.message("warning: \(side.refused) change(s) \(what) \(peer) refused: \(side.firstRefusal ?? "")")
         }
         if json {
             func side(_ summary: ApplySummary) -> Output.Side {
                 Output.Side(applied: summary.applied, superseded: summary.superseded, alreadyHeld: summary.alreadyHeld, refused: summary.refused)
             }
-            try JSONOutput.print(Output(with: path, received: side(summary.received), sent: side(summary.sent)))
+            try JSONOutput.print(Output(with: peer.description, received: side(summary.received), sent: side(summary.sent)))
         } else {
-            print("synced with \(TerminalText.visible(path)): received \(summary.received.applied) change(s) (\(summary.received.superseded) superseded), sent \(summary.sent.applied) (\(summary.sent.superseded) superseded)")
+            print("synced with \(TerminalText.visible(peer.description)): received \(summary.received.applied) change(s) (\(summary.received.superseded) superseded), sent \(summary.sent.applied) (\(summary.sent.superseded) superseded)")
         }
     }
 }

@@ -28,4 +28,13 @@ public struct ApplySummary: Sendable, Hashable {
 
     /// An empty summary.
     public init() {}
+
+    /// Adds `other`'s counts to these (its first refusal if there was none yet).
+    public mutating func add(_ other: ApplySummary) {
+        applied += other.applied
+        superseded += other.superseded
+        alreadyHeld += other.alreadyHeld
+        refused += other.refused
+        if firstRefusal == nil { firstRefusal = other.firstRefusal }
+    }
 }

@@ -22,6 +22,9 @@ public enum SyncSession {
         public var received = ApplySummary()
         /// This database's changes, as the other applied them.
         public var sent = ApplySummary()
+
+        /// Nothing moved yet.
+        public init() {}
     }
 
     /// Opens the database at `path` to sync with, with the front-door checks of any

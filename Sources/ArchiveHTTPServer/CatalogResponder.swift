@@ -1,14 +1,14 @@
-import ArchiveFront
+public import ArchiveAPI
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Hummingbird
+public import Hummingbird
 import HTTPTypes
 import NIOCore
 
-/// Answers `serve`'s requests: json-server conventions on `/archive_images`
+/// Answers the catalog's requests: json-server conventions on `/archive_images`
 /// (``CatalogQuery``) and `/archive_images/ID`, GET and HEAD only.
 ///
 /// Refusals are JSON `{"error": "…"}` with the status that says why: `400` for a
@@ -16,11 +16,11 @@ import NIOCore
 /// GET or HEAD announces a body. A refused body also gets `Connection: close`
 /// (``ConnectionLimitHandler`` closes after the answer), so it is never read, and
 /// so does a refused CONNECT, whose answer has no other framing.
-struct CatalogResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+public struct CatalogResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
 
-    static let jsonContentType = "application/json; charset=utf-8"
-    static let collection = "archive_images"
+    /// The catalog's path: `/archive_images`.
+    public static let collection = "archive_images"
 
     let catalog: BundledArchiveRepository
     /// Waited before each answer (`--delay`).
@@ -30,9 +30,19 @@ struct CatalogResponder: HTTPResponder {
     /// Where `Link` headers point: `http://127.0.0.1:PORT`.
     let baseURL: @Sendable () -> String
 
+    /// Serves `catalog`, waiting `delay` before each answer and answering `500` to a
+    /// `failRate` fraction of requests (a catalog to test clients against); `Link`
+    /// headers point at `baseURL()`.
+    public init(catalog: BundledArchiveRepository, delay: Duration = .zero, failRate: Double = 0, baseURL: @escaping @Sendable () -> String) {
+        self.catalog = catalog
+        self.delay = delay
+        self.failRate = failRate
+        self.baseURL = baseURL
+    }
+
     /// The answer to `request`. A HEAD gets the GET's head: SwiftNIO's encoder
     /// leaves the body out (ServeFairnessTests checks it on a keep-alive connection).
-    func respond(to request: Request, context: Context) async throws -> Response {
+    public func respond(to request: Request, context: Context) async throws -> Response {
         let announcesBody = request.headers[.transferEncoding] != nil
             || (request.headers[.contentLength].map { $0 != "0" } ?? false)
         guard request.method == .get || request.method == .head else {
@@ -87,25 +97,11 @@ struct CatalogResponder: HTTPResponder {
 
     // MARK: - Bodies
 
-    private static func encode(_ value: some Encodable) -> ByteBuffer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // The catalog's own types always encode; an empty array is the fallback that cannot happen.
-        return ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("[]".utf8))
-    }
+    private static func encode(_ value: some Encodable) -> ByteBuffer { ServiceResponse.encode(value) }
 
-    private static func json(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: jsonContentType], body: ResponseBody(byteBuffer: body))
-    }
+    private static func json(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response { ServiceResponse.json(body, status: status) }
 
-    /// `{"error": message}`.
-    static func errorBody(_ message: String) -> ByteBuffer {
-        encode(["error": message])
-    }
-
-    private static func error(_ message: String, status: HTTPResponse.Status) -> Response {
-        json(errorBody(message), status: status)
-    }
+    private static func error(_ message: String, status: HTTPResponse.Status) -> Response { ServiceResponse.error(message, status: status) }
 }
 
 extension HTTPField.Name {

@@ -3,10 +3,11 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// The part of every `serve` connection's pipeline that enforces what the
-/// decoder and the responder decide, right after HTTP/1 decoding:
+/// The part of every connection's pipeline that enforces what the runner, the decoder
+/// and the responder decide, right after HTTP/1 decoding:
 ///
-/// - a request head over the decoder's limit (``CatalogServer/maximumHeadBytes``)
+/// - past the ``ConnectionCounter``'s limit, a new connection is answered `503` and closed;
+/// - a request head over the decoder's limit (``HTTPServiceRunner/maximumHeadBytes``)
 ///   is answered `431` and the connection closed, instead of Hummingbird's bare `400`;
 /// - after a response that says `Connection: close` (a refused request body),
 ///   the connection is closed once the response is written, so the server never
@@ -20,6 +21,49 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     private var closeAfterResponse = false
+    private let counter: ConnectionCounter
+    private var admitted = false
+
+    init(counter: ConnectionCounter) {
+        self.counter = counter
+    }
+
+    /// Whether this connection was refused: what it sends is dropped.
+    private var refused = false
+    private var counted = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // An accepted connection becomes active after its pipeline is built: admitted then.
+        if context.channel.isActive { admit(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        admit(context: context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if admitted { counter.release() }
+        admitted = false
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        context.fireChannelRead(data)
+    }
+
+    /// Counts the connection, or answers `503` and closes it when the server is full.
+    private func admit(context: ChannelHandlerContext) {
+        guard !counted else { return }
+        counted = true
+        admitted = counter.admit()
+        guard !admitted else { return }
+        refused = true
+        respondAndClose(
+            status: .serviceUnavailable,
+            message: "the server has \(counter.limit) connections open, its limit; try again shortly",
+            context: context)
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parserError = error as? HTTPParserError, parserError == .headerOverflow else {
@@ -27,10 +71,17 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
             return
         }
         // The decoder stops at the limit, so the rest of an oversized head is never buffered.
-        let body = CatalogResponder.errorBody(
-            "the request head is larger than \(CatalogServer.maximumHeadBytes / 1024) KiB; shorten the URL or the headers")
-        let head = HTTPResponse(status: .requestHeaderFieldsTooLarge, headerFields: [
-            .contentType: CatalogResponder.jsonContentType,
+        respondAndClose(
+            status: .requestHeaderFieldsTooLarge,
+            message: "the request head is larger than \(HTTPServiceRunner.maximumHeadBytes / 1024) KiB; shorten the URL or the headers",
+            context: context)
+    }
+
+    /// Answers `status` with `{"error": message}` and closes the connection.
+    private func respondAndClose(status: HTTPResponse.Status, message: String, context: ChannelHandlerContext) {
+        let body = ServiceResponse.errorBody(message)
+        let head = HTTPResponse(status: status, headerFields: [
+            .contentType: ServiceResponse.jsonContentType,
             .contentLength: String(body.readableBytes),
             .connection: "close",
         ])

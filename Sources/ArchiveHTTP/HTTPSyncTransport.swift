@@ -1,0 +1,101 @@
+public import ArchiveSyncWire
+import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// The sync API over HTTP (AsyncHTTPClient), for `archive sync --server URL`: the token in
+/// `Authorization: Bearer` only, redirects never followed (a redirect would carry the token
+/// elsewhere), each request bounded in time and its answer in size.
+public struct HTTPSyncTransport: SyncTransport {
+    /// The largest answer read: a page of 1,000 favorites at the engine's field limits.
+    public static let maximumAnswerBytes = 32 << 20
+
+    /// The service's base URL.
+    public let server: URL
+    private let token: String
+    /// How long one request may take, answer included.
+    public let timeout: Duration
+
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: .seconds(30)),
+            decompression: .disabled)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// The service at `server` (`http` or `https`, a host, no query, no credentials in it),
+    /// reached with `token`.
+    public init(server: String, token: String, timeout: Duration = .seconds(30)) throws {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
+        else {
+            throw SyncTransportError.refused(server: server, status: 0, message: "not a service URL: give http(s)://HOST[:PORT] with no user, query or fragment")
+        }
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw SyncTransportError.unauthorized(server: server)
+        }
+        self.server = url
+        self.token = token
+        self.timeout = timeout
+    }
+
+    public func pull(device: DeviceID, cursor: Int64, limit: Int) async throws -> SyncPullResponse {
+        try await send(.GET, SyncAPI.pullPath + "?device=\(device)&cursor=\(cursor)&limit=\(limit)", body: nil, as: SyncPullResponse.self)
+    }
+
+    public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        try await send(.POST, SyncAPI.pushPath, body: try JSONEncoder().encode(request), as: SyncPushResponse.self)
+    }
+
+    private func send<Answer: Decodable>(_ method: HTTPMethod, _ target: String, body: Data?, as type: Answer.Type) async throws -> Answer {
+        let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
+        var request = HTTPClientRequest(url: base + target)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let shown = base
+        let status: Int
+        var bytes: [UInt8] = []
+        do {
+            let response = try await Self.client.execute(request, deadline: .now() + TimeAmount(timeout))
+            status = Int(response.status.code)
+            for try await chunk in response.body {
+                guard bytes.count + chunk.readableBytes <= Self.maximumAnswerBytes else {
+                    throw SyncTransportError.badAnswer(server: shown, reason: "the answer is larger than \(Self.maximumAnswerBytes >> 20) MiB")
+                }
+                bytes.append(contentsOf: chunk.readableBytesView)
+            }
+        } catch let error as SyncTransportError {
+            throw error
+        } catch {
+            let mapped = HTTPArchiveRepository.mapped(error, url: shown, timeout: timeout)
+            if mapped is CancellationError { throw mapped }
+            throw SyncTransportError.unreachable(server: shown, reason: "\(mapped)")
+        }
+        try Task.checkCancellation()
+        guard status == 200 else {
+            let message = (try? JSONDecoder().decode(SyncErrorBody.self, from: Data(bytes)))?.error ?? "HTTP \(status)"
+            switch status {
+            case 401: throw SyncTransportError.unauthorized(server: shown)
+            case 413: throw SyncTransportError.tooLarge(server: shown, message: message)
+            default: throw SyncTransportError.refused(server: shown, status: status, message: message)
+            }
+        }
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw SyncTransportError.badAnswer(server: shown, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,212 @@
+public import ArchiveAPI
+public import ArchiveHTTPServer
+public import ArchiveSyncWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import Hummingbird
+import HTTPTypes
+public import Logging
+import NIOCore
+
+/// The service's HTTP front (docs/SYNC-API.md): `/health`, the sync API for the user a
+/// bearer token names, and the catalog (`/archive_images`, ``CatalogResponder``).
+///
+/// Every refusal is `{"error": "…"}` with the status that says why; an authentication
+/// refusal is `401` with `WWW-Authenticate: Bearer` and says nothing more (a missing
+/// header, a malformed one, an unknown, revoked or removed user's token look alike). A
+/// refused request's body is never read: its answer says `Connection: close`.
+/// Each request is logged (at `info`) with an ID of its own, its method, path (never its
+/// query, which a careless client may put a token in), status and user; no token is logged.
+public struct SyncResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
+
+    let backend: any SyncBackend
+    let limits: SyncServiceLimits
+    let catalog: CatalogResponder
+    let logger: Logger
+
+    /// Serves `backend`'s users within `limits`, and `catalog`; logs to `logger`.
+    public init(backend: any SyncBackend, limits: SyncServiceLimits, catalog: CatalogResponder, logger: Logger) {
+        self.backend = backend
+        self.limits = limits
+        self.catalog = catalog
+        self.logger = logger
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        let requestID = Self.requestID()
+        var user: String?
+        let response: Response
+        do {
+            response = try await route(request, context: context, user: &user)
+        } catch let refusal as Refusal {
+            response = refusal.response
+        } catch {
+            logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
+            response = ServiceResponse.error("the server could not answer: \(error); try again", status: .internalServerError)
+        }
+        var metadata: Logger.Metadata = [
+            "request": "\(requestID)", "method": "\(request.method.rawValue)", "path": "\(request.uri.path)",
+            "status": "\(response.status.code)",
+        ]
+        if let user { metadata["user"] = "\(user)" }
+        logger.info("request", metadata: metadata)
+        return response
+    }
+
+    private func route(_ request: Request, context: Context, user: inout String?) async throws -> Response {
+        let path = request.uri.path
+        if path == "/" + CatalogResponder.collection || path.hasPrefix("/" + CatalogResponder.collection + "/") {
+            return try await catalog.respond(to: request, context: context)
+        }
+        switch path {
+        case SyncAPI.healthPath:
+            try Self.require(.get, .head, of: request)
+            guard await backend.isHealthy() else {
+                return ServiceResponse.error("the database does not answer", status: .serviceUnavailable)
+            }
+            return ServiceResponse.json(ServiceResponse.encode(["status": "ok"]))
+        case SyncAPI.pushPath:
+            try Self.require(.post, of: request)
+            let authenticated = try await authenticate(request)
+            user = authenticated.name
+            return try await push(request, user: authenticated)
+        case SyncAPI.pullPath:
+            try Self.require(.get, of: request)
+            let authenticated = try await authenticate(request)
+            user = authenticated.name
+            return try await pull(request, user: authenticated)
+        default:
+            throw Refusal(.notFound, "nothing at \(path): the sync API is at \(SyncAPI.pushPath) and \(SyncAPI.pullPath), the catalog at /\(CatalogResponder.collection)", request: request)
+        }
+    }
+
+    // MARK: - Sync
+
+    private func push(_ request: Request, user: AuthenticatedUser) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.maximumBodyBytes {
+            throw Refusal(.contentTooLarge, "the body is \(length) bytes; the limit is \(limits.maximumBodyBytes): push fewer changes at a time", request: request)
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limits.maximumBodyBytes)
+        } catch {
+            throw Refusal(.contentTooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes: push fewer changes at a time", close: true)
+        }
+        let push: SyncPushRequest
+        do {
+            push = try JSONDecoder().decode(SyncPushRequest.self, from: Data(body.readableBytesView))
+        } catch {
+            throw Refusal(.badRequest, "the body is not a push (JSON {\"device\", \"through\", \"changes\"} in UTF-8): \(Self.describe(error))")
+        }
+        guard push.changes.count <= limits.maximumPushChanges else {
+            throw Refusal(.contentTooLarge, "the push has \(push.changes.count) changes; the limit is \(limits.maximumPushChanges): push them in batches")
+        }
+        guard let device = DeviceID(hex: push.device) else { throw Refusal(.badRequest, "device must be 32 hexadecimal digits") }
+        guard push.through >= 0 else { throw Refusal(.badRequest, "through must not be negative, got \(push.through)") }
+        guard push.seen >= 0 else { throw Refusal(.badRequest, "seen must not be negative, got \(push.seen)") }
+        let changes: [FavoriteChange]
+        do {
+            changes = try push.checkedChanges()
+        } catch {
+            throw Refusal(.badRequest, "\(error)")
+        }
+        do {
+            let answer = try await backend.push(changes, from: device, through: push.through, seen: push.seen, for: user)
+            return ServiceResponse.json(ServiceResponse.encode(answer))
+        } catch let error as ServerStorageError {
+            guard case .stalePush = error else { throw error }
+            throw Refusal(.conflict, error.description)
+        }
+    }
+
+    private func pull(_ request: Request, user: AuthenticatedUser) async throws -> Response {
+        let items: [QueryString.Item]
+        do {
+            items = try QueryString.decode(Substring(request.uri.query ?? ""))
+        } catch {
+            throw Refusal(.badRequest, "the query cannot be read: \(error)")
+        }
+        var device: DeviceID?
+        var cursor: Int64 = 0
+        var limit = limits.maximumPageSize
+        var seen: Set<String> = []
+        for item in items {
+            guard seen.insert(item.name).inserted else { throw Refusal(.badRequest, "\(item.name) is given twice") }
+            switch item.name {
+            case "device":
+                guard let id = DeviceID(hex: item.value) else { throw Refusal(.badRequest, "device must be 32 hexadecimal digits") }
+                device = id
+            case "cursor":
+                guard let value = Self.decimal(item.value) else {
+                    throw Refusal(.badRequest, "cursor must be a whole number from 0 (the one the last pull answered), got \(item.value.prefix(40).debugDescription)")
+                }
+                cursor = value
+            case "limit":
+                guard let value = Self.decimal(item.value), (0...Int64(limits.maximumPageSize)).contains(value) else {
+                    throw Refusal(.badRequest, "limit must be from 0 (no changes: only the feed and how far you pushed) to \(limits.maximumPageSize), got \(item.value.prefix(40).debugDescription)")
+                }
+                limit = Int(value)
+            default:
+                throw Refusal(.badRequest, "unknown parameter \(item.name.prefix(40).debugDescription): a pull takes device, cursor and limit")
+            }
+        }
+        guard let device else { throw Refusal(.badRequest, "device is missing: pull?device=<your device ID>&cursor=N") }
+        let page = try await backend.pull(for: user, device: device, after: cursor, limit: limit)
+        return ServiceResponse.json(ServiceResponse.encode(page))
+    }
+
+    // MARK: - Checks
+
+    /// The user the request's `Authorization: Bearer <token>` names, or a `401`. Only the
+    /// header counts: a token in the query string is never read.
+    private func authenticate(_ request: Request) async throws -> AuthenticatedUser {
+        let values = request.headers[values: .authorization]
+        guard values.count == 1, let header = values.first, header.utf8.count <= 512 else { throw Refusal.unauthorized(request) }
+        let scheme = header.prefix(7)
+        guard scheme.lowercased() == "bearer " else { throw Refusal.unauthorized(request) }
+        let token = header.dropFirst(7)
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw Refusal.unauthorized(request) }
+        let user: AuthenticatedUser?
+        do {
+            user = try await backend.authenticate(AccessToken(text: String(token)))
+        } catch {
+            throw Refusal(.serviceUnavailable, "the server cannot read its users now; try again", request: request)
+        }
+        guard let user else { throw Refusal.unauthorized(request) }
+        return user
+    }
+
+    private static func require(_ methods: HTTPRequest.Method..., of request: Request) throws {
+        guard methods.contains(request.method) else {
+            var refusal = Refusal(.methodNotAllowed, "\(request.method.rawValue) is not served at \(request.uri.path): use \(methods.map(\.rawValue).joined(separator: " or "))", request: request)
+            refusal.response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+            throw refusal
+        }
+    }
+
+    /// A whole number written in ASCII digits only (no sign, no spaces), or `nil`.
+    private static func decimal(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(text)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): context.debugDescription
+        case DecodingError.keyNotFound(let key, _): "\(key.stringValue) is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        default: "\(error)"
+        }
+    }
+
+    private static func requestID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(generator.next() as UInt64, radix: 16)
+    }
+}

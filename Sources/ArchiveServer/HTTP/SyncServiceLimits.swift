@@ -1,0 +1,15 @@
+public import ArchiveSyncWire
+
+/// What the sync API accepts (`archive-server --max-body-bytes …`), each refused with a
+/// status that says which limit and what to do.
+public struct SyncServiceLimits: Sendable, Hashable {
+    /// The largest request body (`413` past it).
+    public var maximumBodyBytes = SyncAPI.defaultMaximumBodyBytes
+    /// The most changes one push may carry (`413` past it).
+    public var maximumPushChanges = SyncAPI.defaultMaximumPushChanges
+    /// The most changes one pull page may hold (`400` for a larger `limit`).
+    public var maximumPageSize = SyncAPI.defaultMaximumPageSize
+
+    /// The default limits.
+    public init() {}
+}

@@ -1,0 +1,33 @@
+/// Why the service's database refused a user operation.
+public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A user name that is empty, too long or has characters other than letters, digits, `.`, `_`, `-`.
+    case invalidUserName(String)
+    /// `users add` of a name already taken.
+    case userExists(String)
+    /// A user operation on a name that does not exist.
+    case noSuchUser(String)
+    /// The file at `path` is not the sync service's database.
+    case notAServiceDatabase(path: String, reason: String)
+    /// A row of the service's database that cannot be read back.
+    case damagedRow(String)
+    /// A push made after pulling only to `seen`, before tombstones up to `collected` were dropped.
+    case stalePush(seen: Int64, collected: Int64)
+
+    /// What failed and what to do.
+    public var description: String {
+        switch self {
+        case .invalidUserName(let name):
+            "invalid user name \(name.debugDescription): use 1 to 64 letters, digits, '.', '_' or '-'"
+        case .userExists(let name):
+            "user \(name) exists already: `archive-server users token \(name)` gives a new token (the old one stops working)"
+        case .noSuchUser(let name):
+            "no user named \(name): `archive-server users list` shows them"
+        case .notAServiceDatabase(let path, let reason):
+            "\(path) is not an archive-server database (\(reason)); give --database a new path or the service's own file"
+        case .stalePush(let seen, let collected):
+            "this push was made having pulled to \(seen), and removals up to \(collected) have been dropped since: pull, then push again"
+        case .damagedRow(let reason):
+            "the service's database is damaged: \(reason); restore it from a backup"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+public import ArchiveStorage
+public import ArchiveSyncWire
+
+/// Where the service keeps its users' favorites: the embedded SQLite engine
+/// (``SQLiteSyncBackend``), or PostgreSQL. Every method is scoped to one authenticated
+/// user; none can read or write another's favorites.
+public protocol SyncBackend: Sendable {
+    /// The user whose token is `token`, or `nil` (unknown, revoked, or the user removed).
+    func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser?
+
+    /// Merges `changes` (checked, one per favorite) from `device` into `user`'s favorites by
+    /// ``FavoriteMerge``, in one transaction, and records that `device` pushed its feed
+    /// through `through`. Idempotent: the same push again changes nothing. Refused with
+    /// ``ServerStorageError/stalePush(seen:collected:)``, nothing written, when the device
+    /// made it having pulled only to `seen`, before tombstones the service has dropped.
+    func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse
+
+    /// Up to `limit` changes of `user`'s feed after `cursor`, recording that `device` has
+    /// pulled that far; a tombstone every device of the user has pulled is dropped. A
+    /// `limit` of 0 reads nothing and records nothing: it answers the feed and `pushed`.
+    func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse
+
+    /// Whether the backend answers.
+    func isHealthy() async -> Bool
+}

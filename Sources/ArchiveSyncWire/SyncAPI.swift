@@ -1,0 +1,17 @@
+/// The sync service's paths and default limits (docs/SYNC-API.md), shared by the server
+/// and the client.
+public enum SyncAPI {
+    /// `POST`: a batch of changes (``SyncPushRequest``).
+    public static let pushPath = "/v1/sync/push"
+    /// `GET`: a page of the user's feed (``SyncPullResponse``).
+    public static let pullPath = "/v1/sync/pull"
+    /// `GET`: `{"status":"ok"}` while the service can read its database; no token needed.
+    public static let healthPath = "/health"
+    /// The most changes a push may carry, unless the server says otherwise.
+    public static let defaultMaximumPushChanges = 1_000
+    /// The most changes a pull page holds, unless the server says otherwise.
+    public static let defaultMaximumPageSize = 1_000
+    /// The largest request body, unless the server says otherwise: 4 MiB (a push of 1,000
+    /// favorites at the engine's field limits is about 13 MiB; typical ones are 300 KiB).
+    public static let defaultMaximumBodyBytes = 4 * 1024 * 1024
+}

@@ -1,0 +1,27 @@
+/// `GET /v1/sync/pull?device=D&cursor=C&limit=L`: a page of the user's change feed.
+public struct SyncPullResponse: Codable, Sendable, Hashable {
+    /// The user's feed, 32 hexadecimal digits: keep `cursor` under it (a new feed, after
+    /// the user was removed and added again, is read from its start).
+    public var feed: String
+    /// The changes after the cursor asked, in feed order.
+    public var changes: [WireChange]
+    /// Where the next pull starts.
+    public var cursor: Int64
+    /// Whether more changes follow: pull again from `cursor`.
+    public var hasMore: Bool
+    /// Whether the cursor asked was past the feed's end (the server's database was
+    /// restored from an older copy): the page starts from the beginning instead.
+    public var reset: Bool
+    /// How far the server has taken this device's own feed: push from after it.
+    public var pushed: Int64
+
+    /// A page of `feed`.
+    public init(feed: String, changes: [WireChange], cursor: Int64, hasMore: Bool, reset: Bool, pushed: Int64) {
+        self.feed = feed
+        self.changes = changes
+        self.cursor = cursor
+        self.hasMore = hasMore
+        self.reset = reset
+        self.pushed = pushed
+    }
+}

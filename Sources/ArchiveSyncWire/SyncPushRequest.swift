@@ -1,0 +1,38 @@
+/// `POST /v1/sync/push`: a device's changes, for the server to merge into the user's favorites.
+public struct SyncPushRequest: Codable, Sendable, Hashable {
+    /// The pushing device's ID, 32 hexadecimal digits.
+    public var device: String
+    /// How far the device's own change feed this batch reaches (its last seq): the server
+    /// keeps it, and answers it as `pushed` so that the device resumes from there.
+    public var through: Int64
+    /// How far the device had pulled the user's feed when it made this batch (the `cursor`
+    /// of its last pull): a batch made before the device could know of a tombstone the
+    /// service has since dropped is refused (409), so a late or replayed push cannot bring
+    /// a removed favorite back.
+    public var seen: Int64
+    /// The changes, at most one per favorite.
+    public var changes: [WireChange]
+
+    /// A push of `changes` by `device`, reaching seq `through` of its feed, made after
+    /// pulling the user's feed to `seen`.
+    public init(device: DeviceID, through: Int64, seen: Int64, changes: [WireChange]) {
+        self.device = device.description
+        self.through = through
+        self.seen = seen
+        self.changes = changes
+    }
+
+    /// The changes, checked: each valid (``WireChange/change(index:)``), no ID twice.
+    public func checkedChanges() throws(SyncWireError) -> [FavoriteChange] {
+        var seen: [Int: Int] = [:]
+        var result: [FavoriteChange] = []
+        result.reserveCapacity(changes.count)
+        for (index, wire) in changes.enumerated() {
+            if let first = seen.updateValue(index, forKey: wire.id) {
+                throw .duplicateID(id: wire.id, first: first, second: index)
+            }
+            result.append(try wire.change(index: index))
+        }
+        return result
+    }
+}

@@ -1,0 +1,29 @@
+/// Why a sync with a service did not happen; local data is untouched by the part that failed.
+public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The service refused the token (HTTP 401).
+    case unauthorized(server: String)
+    /// The service could not be reached, or did not answer in time.
+    case unreachable(server: String, reason: String)
+    /// The service refused a request as too large (HTTP 413).
+    case tooLarge(server: String, message: String)
+    /// The service refused a request (another 4xx or 5xx), saying `message`.
+    case refused(server: String, status: Int, message: String)
+    /// The service's answer is not what the API says.
+    case badAnswer(server: String, reason: String)
+
+    /// What failed and what to do.
+    public var description: String {
+        switch self {
+        case .unauthorized(let server):
+            "\(server) refused the token (401): check --token, ARCHIVE_SYNC_TOKEN or the token file, or ask for a new one (archive-server users token NAME)"
+        case .unreachable(let server, let reason):
+            "cannot reach \(server): \(reason); nothing was synced, local favorites are unchanged: try again when online"
+        case .tooLarge(let server, let message):
+            "\(server) refused a request as too large: \(message)"
+        case .refused(let server, let status, let message):
+            "\(server) answered \(status): \(message)"
+        case .badAnswer(let server, let reason):
+            "\(server) gave an answer that is not the sync API's: \(reason); is it an archive-server?"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `archive sync --server` between two real `archive` databases through a real `archive-server`.
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct CLIServerSyncTests {
+    static let archive = BuiltProduct.url(named: "archive")
+
+    private func archive(_ arguments: [String], database: String, in directory: TemporaryDirectory, environment extra: [String: String] = [:]) throws -> ChildProcess.Result {
+        var environment = ServiceProcess.environment(directory)
+        environment["ARCHIVE_DATABASE"] = nil
+        environment["ARCHIVE_API_URL"] = nil
+        environment["NO_COLOR"] = "1"
+        return try ChildProcess.run(
+            Self.archive.path, [arguments[0], "--database", database] + arguments.dropFirst(),
+            environment: environment.merging(extra) { $1 }, timeout: .seconds(120))
+    }
+
+    private func favoriteIDs(_ database: String, in directory: TemporaryDirectory) throws -> [Int] {
+        let result = try archive(["favorites", "--json"], database: database, in: directory)
+        let favorites = (try result.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
+        return favorites.compactMap { $0["id"] as? Int }.sorted()
+    }
+
+    private func moved(_ result: ChildProcess.Result) throws -> (received: Int, sent: Int) {
+        let json = try result.json() as? [String: Any]
+        return ((json?["received"] as? [String: Any])?["applied"] as? Int ?? -1, (json?["sent"] as? [String: Any])?["applied"] as? Int ?? -1)
+    }
+
+    @Test func twoDevicesConvergeThroughTheService() throws {
+        let server = try ServiceProcess()
+        let token = try server.addUser("alice")
+        let directory = server.directory
+        let phone = directory.path("phone.sqlite3"), laptop = directory.path("laptop.sqlite3")
+        for id in ["17", "21"] { #expect(try archive(["add", id], database: phone, in: directory).status == 0) }
+        #expect(try archive(["add", "33"], database: laptop, in: directory).status == 0)
+
+        let first = try archive(["sync", "--server", server.url, "--token", token, "--json"], database: phone, in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try moved(first) == (0, 2))
+        let second = try archive(["sync", "--server", server.url, "--json"], database: laptop, in: directory, environment: ["ARCHIVE_SYNC_TOKEN": token])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try moved(second) == (2, 1))
+        #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
+        #expect(try favoriteIDs(phone, in: directory) == [17, 21, 33])
+        #expect(try favoriteIDs(laptop, in: directory) == [17, 21, 33])
+
+        // The laptop un-hearts 17: the phone follows.
+        #expect(try archive(["remove", "17"], database: laptop, in: directory).status == 0)
+        #expect(try archive(["sync", "--server", server.url, "--token", token], database: laptop, in: directory).status == 0)
+        #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
+        #expect(try favoriteIDs(phone, in: directory) == [21, 33])
+        // Nothing new: nothing moves.
+        let idle = try archive(["sync", "--server", server.url, "--token", token, "--json"], database: phone, in: directory)
+        #expect(try moved(idle) == (0, 0))
+        #expect(!first.stdout.contains(token) && !first.stderr.contains(token), "the token was printed")
+    }
+
+    @Test func offlineOrRefusedItSaysSoAndLeavesTheFavorites() throws {
+        let server = try ServiceProcess()
+        let token = try server.addUser("alice")
+        let directory = server.directory
+        let phone = directory.path("phone.sqlite3")
+        #expect(try archive(["add", "17"], database: phone, in: directory).status == 0)
+
+        let wrong = try archive(["sync", "--server", server.url, "--token", "fa_wrong"], database: phone, in: directory)
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("refused the token (401)"), "\(wrong.stderr)")
+
+        // The token file: refused while others may read it, used once it is private.
+        let tokenFile = phone + ".sync-token"
+        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
+        chmod(tokenFile, 0o644)
+        let exposed = try archive(["sync", "--server", server.url], database: phone, in: directory)
+        #expect(exposed.status == 1)
+        #expect(exposed.stderr.contains("chmod 600"), "\(exposed.stderr)")
+        chmod(tokenFile, 0o600)
+        #expect(try archive(["sync", "--server", server.url], database: phone, in: directory).status == 0)
+
+        let missing = try archive(["sync", "--server", server.url], database: directory.path("other.sqlite3"), in: directory)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no sync token"), "\(missing.stderr)")
+
+        // The service goes away: a clear failure, the favorites as they were.
+        #expect(try archive(["add", "21"], database: phone, in: directory).status == 0)
+        let url = server.url
+        #expect(server.stop()?.status == 0)
+        let offline = try archive(["sync", "--server", url, "--token", token], database: phone, in: directory)
+        #expect(offline.status == 1)
+        #expect(offline.stderr.contains("cannot reach"), "\(offline.stderr)")
+        #expect(try favoriteIDs(phone, in: directory) == [17, 21])
+
+        let both = try archive(["sync", directory.path("x.sqlite3"), "--server", url], database: phone, in: directory)
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("not both"))
+        let credentials = try archive(["sync", "--server", "http://alice:secret@127.0.0.1:1", "--token", token], database: phone, in: directory)
+        #expect(credentials.status == 1)
+        #expect(credentials.stderr.contains("not a service URL"), "\(credentials.stderr)")
+    }
+}

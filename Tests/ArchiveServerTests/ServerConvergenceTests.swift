@@ -1,0 +1,177 @@
+import ArchiveServer
+import ArchiveStorage
+import ArchiveSyncWire
+import Foundation
+import SQLite
+import Synchronization
+import TestSupport
+import Testing
+
+/// The convergence harness run through the service: 2 to 5 devices of one user, each with
+/// a clock of its own (hours apart), hundreds of random changes, random syncs with the
+/// service (whole, pull only, with the push's answer lost so the device retries, or an
+/// earlier push delivered again late), then a final round. Oracle: every device holds the merge rule's answer over every change any
+/// device made (TestSupport's ``MergeOracle``, written apart from ``FavoriteMerge``); the
+/// service's tombstones go as the devices pull them.
+///
+/// The service here is the real ``SQLiteSyncBackend`` behind the wire format (each request
+/// and answer goes through JSON), without sockets: `SyncAPITests` and `CLIServerSyncTests`
+/// run the real binary.
+@Suite(.timeLimit(.minutes(5)))
+struct ServerConvergenceTests {
+    static let seeds: [UInt64] = Array(1...12)
+
+    /// The seeds of this run: the fixed ones, and `SYNC_SEEDS` more when asked.
+    static var runSeeds: [UInt64] { ConvergenceSeeds.run(seeds) }
+
+    static let start: Int64 = 1_790_000_000_000
+    static let hour: Int64 = 3_600_000
+
+    @Test(arguments: runSeeds)
+    func devicesConvergeThroughTheService(seed: UInt64) async throws {
+        var random = SeededGenerator(seed: seed)
+        let server = try ServerDatabase(path: ":memory:")
+        let token = try UserStore(database: server).add("alice", now: Self.start)
+        let backend = SQLiteSyncBackend(database: server)
+        let count = Int.random(in: 2...5, using: &random)
+        let clocks = (0..<count).map { _ in ManualClock(Self.start + Int64.random(in: -3...3, using: &random) * Self.hour) }
+        let devices = try clocks.map { clock in try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { clock.now() }) }
+        let transport = try await BackendTransport(backend: backend, token: token)
+        var made: [FavoriteChange] = []
+
+        // Each device meets the service once before it is used (docs/SYNC-API.md: a device
+        // the service has never seen cannot know of a tombstone it already dropped).
+        for device in devices { _ = try await ServerSyncSession.run(device, through: transport) }
+
+        for _ in 0..<Int.random(in: 150...300, using: &random) {
+            let index = Int.random(in: 0..<count, using: &random)
+            clocks[index].advance(by: Int64.random(in: 0...5_000, using: &random))
+            let device = devices[index]
+            let id = Int.random(in: 1...30, using: &random)
+            let before = try device.favorites.latestChangeSeq()
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<35:
+                try device.favorites.create(Self.object(id, ["紹介", "新しい紹介", "三つ目"].randomElement(using: &random)!))
+            case 35..<60:
+                _ = try device.favorites.delete(id: id)
+            case 60..<65:
+                let ids = Set((0..<5).map { _ in Int.random(in: 1...30, using: &random) })
+                try device.favorites.create(contentsOf: ids.map { Self.object($0, "取り込み") })
+            case 65..<85:
+                _ = try await ServerSyncSession.run(device, through: transport, pageLimit: Int.random(in: 1...10, using: &random), pushLimit: Int.random(in: 1...10, using: &random))
+            case 85..<88:
+                // A delayed copy of an earlier push arrives now (a retry the network held back).
+                try await transport.replayAnEarlierPush(using: &random)
+            case 88..<93:
+                // The push's answer is lost: the service applied it, the device does not know.
+                transport.loseNextPushAnswer()
+                do { _ = try await ServerSyncSession.run(device, through: transport) } catch is SyncTransportError {}
+            default:
+                // Stopped after the pull: only this device moved.
+                transport.failNextPush()
+                do { _ = try await ServerSyncSession.run(device, through: transport) } catch is SyncTransportError {}
+            }
+            transport.clearFaults()
+            made += try Self.feed(device, since: before)
+        }
+        // A final round: the first pass pushes everything, the second pulls it everywhere.
+        for _ in 0..<2 {
+            for device in devices { _ = try await ServerSyncSession.run(device, through: transport) }
+        }
+
+        let (answer, _) = MergeOracle.answer(made)
+        for (index, device) in devices.enumerated() {
+            let favorites = Dictionary(uniqueKeysWithValues: try device.favorites.allObjects().map { ($0.id, $0) })
+            #expect(favorites == answer, "seed \(seed): device \(index) of \(count) differs from the merge rule's answer")
+        }
+        // The service itself holds the answer: a new device that only pulls gets it.
+        let newcomer = try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { Self.start })
+        _ = try await ServerSyncSession.run(newcomer, through: transport)
+        let served = Dictionary(uniqueKeysWithValues: try newcomer.favorites.allObjects().map { ($0.id, $0) })
+        #expect(served == answer, "seed \(seed): the service's favorites differ from the merge rule's answer")
+        // Every device has pulled everything: the service keeps no tombstone.
+        let tombstones = try server.queue.read { db in try db.fetchOne("SELECT count(*) FROM user_favorites WHERE removed = 1") { try $0.int(at: 0) } }
+        #expect(tombstones == 0, "seed \(seed): the service kept \(tombstones ?? -1) tombstones every device has pulled")
+        #expect(made.count > 50, "seed \(seed): the run made only \(made.count) changes")
+    }
+
+    static func object(_ id: Int, _ introduction: String) -> StoredArchiveObject {
+        StoredArchiveObject(
+            id: id, photoUrl: "https://p/\(id).jpg", category: "和食", dishName: "料理 \(id)", shopName: "店",
+            introduction: introduction, storedAt: Date(millisecondsSince1970: start))
+    }
+
+    /// The changes a device made or received after `seq` that it made itself.
+    static func feed(_ database: ArchiveDatabase, since seq: Int64) throws -> [FavoriteChange] {
+        let own = try database.favorites.deviceID()
+        var changes: [FavoriteChange] = []
+        var cursor = seq
+        while true {
+            let page = try database.favorites.changes(since: cursor, limit: 50)
+            changes += page.changes.map(\.change).filter { $0.stamp.device == own }
+            cursor = page.lastSeq
+            if !page.hasMore { return changes }
+        }
+    }
+}
+
+/// The service's backend behind the wire format: each request and answer is encoded to
+/// JSON and decoded again, and checked as the HTTP front checks it.
+final class BackendTransport: SyncTransport {
+    let backend: SQLiteSyncBackend
+    let user: AuthenticatedUser
+    private let faults = Mutex((loseAnswer: false, failPush: false))
+    private let sent = Mutex<[SyncPushRequest]>([])
+
+    init(backend: SQLiteSyncBackend, token: AccessToken) async throws {
+        self.backend = backend
+        guard let user = try await backend.authenticate(token) else { throw SyncTransportError.unauthorized(server: "test") }
+        self.user = user
+    }
+
+    /// The next push is applied, then its answer lost.
+    func loseNextPushAnswer() { faults.withLock { $0.loseAnswer = true } }
+    /// The next push fails before the service sees it.
+    func failNextPush() { faults.withLock { $0.failPush = true } }
+    /// No fault waits (a sync that had nothing to push did not meet it).
+    func clearFaults() { faults.withLock { $0 = (false, false) } }
+
+    func pull(device: DeviceID, cursor: Int64, limit: Int) async throws -> SyncPullResponse {
+        try Self.roundTrip(try await backend.pull(for: user, device: device, after: cursor, limit: limit))
+    }
+
+    func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        let fault = faults.withLock { faults in
+            defer { faults = (false, false) }
+            return faults
+        }
+        if fault.failPush { throw SyncTransportError.unreachable(server: "test", reason: "the network went away") }
+        let received = try Self.roundTrip(request)
+        sent.withLock { $0.append(received) }
+        guard let device = DeviceID(hex: received.device) else { throw SyncTransportError.badAnswer(server: "test", reason: "device") }
+        let answer: SyncPushResponse
+        do {
+            answer = try await backend.push(try received.checkedChanges(), from: device, through: received.through, seen: received.seen, for: user)
+        } catch let error as ServerStorageError {
+            throw SyncTransportError.refused(server: "test", status: 409, message: error.description)
+        }
+        if fault.loseAnswer { throw SyncTransportError.unreachable(server: "test", reason: "the answer was lost") }
+        return try Self.roundTrip(answer)
+    }
+
+    /// Delivers one of the pushes sent so far again, as the service would receive a copy
+    /// the network held back.
+    func replayAnEarlierPush(using random: inout SeededGenerator) async throws {
+        let all = sent.withLock { $0 }
+        guard let request = all.randomElement(using: &random), let device = DeviceID(hex: request.device) else { return }
+        do {
+            _ = try await backend.push(try request.checkedChanges(), from: device, through: 0, seen: request.seen, for: user)
+        } catch ServerStorageError.stalePush {
+            // Refused: it was made before tombstones the service has dropped since.
+        }
+    }
+
+    private static func roundTrip<Value: Codable>(_ value: Value) throws -> Value {
+        try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(value))
+    }
+}

@@ -1,0 +1,116 @@
+import ArchiveSyncWire
+import Foundation
+import TestSupport
+
+/// A running `archive-server` on a database of its own in a temporary directory, on a
+/// free port; stopped (SIGTERM, then waited for) when the test ends.
+final class ServiceProcess {
+    static let executable = BuiltProduct.url(named: "archive-server")
+
+    let directory: TemporaryDirectory
+    let database: String
+    let process: ChildProcess
+    let url: String
+
+    /// Starts the server with `arguments` on a new database (or `database`).
+    init(arguments: [String] = [], database: String? = nil, directory: TemporaryDirectory? = nil) throws {
+        let directory = try directory ?? TemporaryDirectory()
+        self.directory = directory
+        self.database = database ?? directory.path("server.sqlite3")
+        process = try ChildProcess(
+            Self.executable.path, ["--database", self.database, "--port", "0"] + arguments,
+            environment: Self.environment(directory), streamingStdout: true)
+        url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard url.hasPrefix("http://127.0.0.1:") else {
+            throw ServiceFailed(stderr: process.kill().stderr)
+        }
+    }
+
+    deinit {
+        process.signal(SIGTERM)
+        process.wait()
+    }
+
+    /// Stops the server as an operator would (SIGTERM) and returns how it ended (`nil`: it
+    /// had not exited within a minute, and was killed).
+    func stop() -> ChildProcess.Result? {
+        process.signal(SIGTERM)
+        return process.wait(orKillAfter: .seconds(60))
+    }
+
+    /// The environment of a child: HOME in the temporary directory, no service variables.
+    static func environment(_ directory: TemporaryDirectory) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ARCHIVE_SERVER_DATABASE"] = nil
+        environment["ARCHIVE_SYNC_TOKEN"] = nil
+        environment["XDG_DATA_HOME"] = nil
+        environment["HOME"] = directory.url.path
+        return environment
+    }
+
+    /// Runs `archive-server ARGUMENTS --database <this database>` and waits for it.
+    @discardableResult
+    func admin(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(Self.executable.path, arguments + ["--database", database], environment: Self.environment(directory), timeout: .seconds(60))
+    }
+
+    /// Adds user `name` and returns its token.
+    func addUser(_ name: String) throws -> String {
+        let result = try admin(["users", "add", name])
+        guard result.status == 0 else { throw ServiceFailed(stderr: result.stderr) }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Sends one request on a connection of its own and reads the answer.
+    func call(
+        _ method: String, _ target: String, token: String? = nil, headers: [String] = [], body: [UInt8]? = nil
+    ) throws -> RawHTTPConnection.Response {
+        let connection = try RawHTTPConnection(url: url)
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if let token { head += "Authorization: Bearer \(token)\r\n" }
+        for header in headers { head += header + "\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        connection.send(Array(head.utf8) + (body ?? []))
+        return try connection.readResponse(hasBody: method != "HEAD")
+    }
+
+    /// Pushes `changes` as `device` with `token`.
+    func push(_ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, seen: Int64 = 0, token: String) throws -> RawHTTPConnection.Response {
+        let request = SyncPushRequest(device: device, through: through, seen: seen, changes: changes.map(WireChange.init))
+        return try call("POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)))
+    }
+
+    /// Pulls as `device` with `token` from `cursor`.
+    func pull(device: DeviceID, cursor: Int64 = 0, limit: Int? = nil, token: String) throws -> (RawHTTPConnection.Response, SyncPullResponse?) {
+        var target = "\(SyncAPI.pullPath)?device=\(device)&cursor=\(cursor)"
+        if let limit { target += "&limit=\(limit)" }
+        let response = try call("GET", target, token: token)
+        return (response, response.status == 200 ? try JSONDecoder().decode(SyncPullResponse.self, from: Data(response.body)) : nil)
+    }
+}
+
+/// `archive-server` failed to start or to add a user.
+struct ServiceFailed: Error, CustomStringConvertible {
+    let stderr: String
+    var description: String { "archive-server failed: \(stderr)" }
+}
+
+/// Changes for the tests: favorite `id` stored (fields derived from `id` and `text`) or
+/// removed, stamped at `time` (milliseconds) by `device`.
+enum Changes {
+    static func stored(_ id: Int, at time: Int64, by device: DeviceID, text: String = "") -> FavoriteChange {
+        let object = StoredArchiveObject(
+            id: id, photoUrl: "https://example.com/\(id).jpg", category: "洋食", dishName: "dish \(id)\(text)",
+            shopName: "shop", introduction: "intro \(text)", storedAt: Date(millisecondsSince1970: 1_700_000_000_000 + Int64(id)))
+        return FavoriteChange(id: id, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: time), device: device), state: .stored(object))
+    }
+
+    static func removed(_ id: Int, at time: Int64, by device: DeviceID) -> FavoriteChange {
+        FavoriteChange(id: id, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: time), device: device), state: .removed)
+    }
+
+    static func device(_ byte: UInt8) -> DeviceID {
+        DeviceID(bytes: [UInt8](repeating: byte, count: 16))!
+    }
+}
