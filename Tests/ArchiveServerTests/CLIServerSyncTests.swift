@@ -51,6 +51,11 @@ struct CLIServerSyncTests {
         #expect(try archive(["sync", "--server", server.url, "--token", token], database: laptop, in: directory).status == 0)
         #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
         #expect(try favoriteIDs(phone, in: directory) == [21, 33])
+        // The server kept as a setting: `archive sync` alone meets it.
+        #expect(try archive(["settings", "set", "syncServer", server.url], database: phone, in: directory).status == 0)
+        let kept = try archive(["sync", "--json"], database: phone, in: directory, environment: ["ARCHIVE_SYNC_TOKEN": token])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect((try kept.json() as? [String: Any])?["with"] as? String == server.url)
         // Nothing new: nothing moves.
         let idle = try archive(["sync", "--server", server.url, "--token", token, "--json"], database: phone, in: directory)
         #expect(try moved(idle) == (0, 0))
@@ -91,6 +96,9 @@ struct CLIServerSyncTests {
         #expect(offline.stderr.contains("cannot reach"), "\(offline.stderr)")
         #expect(try favoriteIDs(phone, in: directory) == [17, 21])
 
+        let nowhere = try archive(["sync"], database: phone, in: directory)
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr.contains("archive settings set syncServer URL"), "\(nowhere.stderr)")
         let both = try archive(["sync", directory.path("x.sqlite3"), "--server", url], database: phone, in: directory)
         #expect(both.status != 0)
         #expect(both.stderr.contains("not both"))

@@ -14,7 +14,8 @@ struct SyncCommand: ArchiveSubcommand {
             shares; a missing PATH is created. Each side is written in one transaction: a \
             sync that is interrupted leaves both as they were or as they should be, and \
             running it again completes it. Settings stay per database. \
-            With --server URL, the favorites sync through an archive-server instead, with the \
+            With --server URL (or, with neither, the syncServer setting), the favorites sync \
+            through an archive-server instead, with the \
             token from --token, ARCHIVE_SYNC_TOKEN, or DATABASE.sync-token (mode 600); offline \
             or refused, it says so and leaves the favorites as they were.
             """)
@@ -32,18 +33,18 @@ struct SyncCommand: ArchiveSubcommand {
     var token: String?
 
     func validate() throws {
-        switch (path, server) {
-        case (nil, nil): throw ValidationError("give the other database's PATH, or --server URL")
-        case (.some, .some): throw ValidationError("give either a PATH or --server, not both")
-        default: break
-        }
-        if token != nil, server == nil { throw ValidationError("--token goes with --server") }
+        if path != nil, server != nil { throw ValidationError("give either a PATH or --server, not both") }
+        if path != nil, token != nil { throw ValidationError("--token goes with a server (--server, or the syncServer setting)") }
     }
 
-    /// What this sync meets.
-    private var peer: SyncPeer {
+    /// What this sync meets: PATH, `--server`, or the `syncServer` setting.
+    private func peer(in session: ArchiveSession) throws -> SyncPeer {
+        if let path { return .file(path: path) }
         if let server { return .server(url: server) }
-        return .file(path: path ?? "")
+        guard case .string(let url)? = try session.database.settings.entry(.syncServer).value, !url.isEmpty else {
+            throw CLIError("give the other database's PATH, or --server URL (or keep one: archive settings set syncServer URL)")
+        }
+        return .server(url: url)
     }
 
     struct Output: Encodable {
@@ -61,13 +62,12 @@ struct SyncCommand: ArchiveSubcommand {
     func run() async throws {
         var session = try openSession(catalog: .unused)
         session.syncToken = token
-        try await execute(session: session)
+        try await execute(session: session, peer: peer(in: session))
     }
 
     @MainActor
-    private func execute(session: ArchiveSession) async throws {
+    private func execute(session: ArchiveSession, peer: SyncPeer) async throws {
         let store = session.makeStore()
-        let peer = self.peer
         store.dispatch(.sync(.start(peer)))
         await store.finishEffects()
         let state = store.state.syncState

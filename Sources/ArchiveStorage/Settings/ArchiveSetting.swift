@@ -60,8 +60,14 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         summary: "this database's device ID, which stamps its changes for sync",
         readOnlyReason: "it is made once, with the database's sync tables; changing it would make another device of this one")
 
+    /// The sync service `archive sync` meets when given no PATH and no `--server` ("": none).
+    /// Its token is never a setting: `--token`, `ARCHIVE_SYNC_TOKEN` or the token file.
+    public static let syncServer = ArchiveSetting(
+        name: "syncServer", type: .string, defaultValue: .string(""),
+        summary: "the archive-server `archive sync` uses when given no PATH (\"\" for none; the token is never a setting)")
+
     /// Every setting, in the order `settings list` prints them.
-    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, deviceID]
+    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, syncServer, deviceID]
 
     /// The setting named `name`, or ``SettingsError/unknownKey(_:known:)``.
     public static func named(_ name: String) throws(SettingsError) -> ArchiveSetting {
