@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds `archive` and `archive-tui` for a fast start and installs them.
+# Builds `archive`, `archive-tui` and `archive-server` for a fast start and installs them.
 #
 #   scripts/install.sh                      build (release), check, install into ~/.local/bin
 #   PREFIX=/usr/local scripts/install.sh    install into /usr/local/bin instead
@@ -97,6 +97,8 @@ check() {
   return $failed
 }
 
+products=(archive archive-tui archive-server)
+
 if ((print_flags)); then
   if ((static_cxx)); then mkdir -p "$scratch/static-libstdc++" && ln -sf "$libstdcxx" "$scratch/static-libstdc++/"; fi
   printf '%s\n' "${flags[@]}"
@@ -105,8 +107,8 @@ fi
 
 if ((dry_run)); then
   ((static_cxx)) && echo "mkdir -p '$scratch/static-libstdc++' && ln -sf '$libstdcxx' '$scratch/static-libstdc++/'"
-  for product in archive archive-tui; do printf '%q ' "${build[@]}" --product "$product"; echo; done
-  echo "install -D -m 755 -t '$bin_dir' '$scratch/release/archive' '$scratch/release/archive-tui'"
+  for product in "${products[@]}"; do printf '%q ' "${build[@]}" --product "$product"; echo; done
+  echo "install -D -m 755 -t '$bin_dir'$(printf " '$scratch/release/%s'" "${products[@]}")"
   [[ -n $binary ]] || exit 0
   check "$binary" && echo "checks passed: $binary"
   exit
@@ -116,11 +118,11 @@ if ((static_cxx)); then
   mkdir -p "$scratch/static-libstdc++"
   ln -sf "$libstdcxx" "$scratch/static-libstdc++/"
 fi
-for product in archive archive-tui; do (cd "$root" && "${build[@]}" --product "$product"); done
+for product in "${products[@]}"; do (cd "$root" && "${build[@]}" --product "$product"); done
 built=$(cd "$root" && swift build "${flags[@]}" --scratch-path "$scratch" --show-bin-path)
-for product in archive archive-tui; do check "$built/$product"; done
-install -D -m 755 -t "$bin_dir" "$built/archive" "$built/archive-tui"
-echo "installed archive and archive-tui in $bin_dir"
+for product in "${products[@]}"; do check "$built/$product"; done
+install -D -m 755 -t "$bin_dir" "${products[@]/#/$built/}"
+echo "installed ${products[*]} in $bin_dir"
 case ":$PATH:" in
   *":$bin_dir:"*) ;;
   *) note "$bin_dir is not on PATH: add it (e.g. export PATH=\"$bin_dir:\$PATH\")" ;;

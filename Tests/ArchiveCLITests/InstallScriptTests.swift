@@ -31,11 +31,13 @@ struct InstallScriptTests {
         let prefixed = try install(["--dry-run"], prefix: directory.path("usr"))
         #expect(prefixed.stdout.contains("-t '\(directory.path("usr"))/bin'"), "\(prefixed.stdout)")
         let builds = prefixed.stdout.split(separator: "\n").filter { $0.hasPrefix("swift build ") }
-        #expect(builds.count == 2, "one build per product: \(prefixed.stdout)")
+        #expect(builds.count == 3, "one build per product: \(prefixed.stdout)")
         for build in builds {
             #expect(build.contains("-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic"))
         }
         #expect(builds.first?.hasSuffix("--product archive ") == true)
+        #expect(builds.last?.hasSuffix("--product archive-server ") == true)
+        #expect(prefixed.stdout.contains("/release/archive-server'"), "\(prefixed.stdout)")
     }
 
     /// The debug build breaks two promises: SwiftPM's `$ORIGIN` runpath, and (where
