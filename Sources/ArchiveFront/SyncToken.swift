@@ -31,8 +31,10 @@ public enum SyncToken {
         guard info.st_mode & 0o077 == 0 else {
             throw .unusableFile(path: path, reason: "others may read it (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 \(path)")
         }
+        // Its size is checked before it is read: a token file is never more than a line.
+        guard info.st_size <= 4_096 else { throw .unusableFile(path: path, reason: "it is larger than 4 KiB: a token file holds one token") }
         guard let data = FileManager.default.contents(atPath: path), data.count <= 4_096 else {
-            throw .unusableFile(path: path, reason: "it cannot be read, or is larger than 4 KiB")
+            throw .unusableFile(path: path, reason: "it cannot be read, or grew past 4 KiB while read")
         }
         return try checked(String(decoding: data, as: UTF8.self).trimmingWhitespace(), source: path)
     }

@@ -43,8 +43,7 @@ public struct CatalogResponder: HTTPResponder {
     /// The answer to `request`. A HEAD gets the GET's head: SwiftNIO's encoder
     /// leaves the body out (ServeFairnessTests checks it on a keep-alive connection).
     public func respond(to request: Request, context: Context) async throws -> Response {
-        let announcesBody = request.headers[.transferEncoding] != nil
-            || (request.headers[.contentLength].map { $0 != "0" } ?? false)
+        let announcesBody = ServiceResponse.announcesBody(request)
         guard request.method == .get || request.method == .head else {
             var response = Self.error("\(request.method.rawValue) is not served: the catalog is read-only (GET, HEAD)", status: .methodNotAllowed)
             response.headers[.allow] = "GET, HEAD"

@@ -29,6 +29,12 @@ package enum ServiceResponse {
         encode(["error": message])
     }
 
+    /// Whether `request` announces a body (a length other than 0, or chunks): a refusal
+    /// sent before reading it must close the connection, so that it is never read.
+    package static func announcesBody(_ request: Request) -> Bool {
+        request.headers[.transferEncoding] != nil || (request.headers[.contentLength].map { $0 != "0" } ?? false)
+    }
+
     /// A refusal with `status` saying `message`.
     package static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         json(errorBody(message), status: status)

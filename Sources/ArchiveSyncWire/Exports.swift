@@ -1,7 +1,2 @@
-// The wire shapes carry the engine's sync types (FavoriteChange, DeviceID, …) and dates.
+// The wire shapes carry the engine's sync types (FavoriteChange, DeviceID, …).
 @_exported public import ArchiveStorage
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif

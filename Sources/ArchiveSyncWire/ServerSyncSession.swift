@@ -36,6 +36,11 @@ public enum ServerSyncSession {
         var pulledSeqs: [ClosedRange<Int64>] = []
         while true {
             let page = try await transport.pull(device: device, cursor: cursor, limit: pageLimit)
+            // A page that does not move the cursor, or holds more than asked, would make this
+            // loop read for ever or without bound: the answer is refused instead.
+            guard page.changes.count <= pageLimit, page.changes.isEmpty || page.cursor > cursor || page.reset else {
+                throw SyncTransportError.badAnswer(server: "the service", reason: "a page of \(page.changes.count) changes from cursor \(cursor) to \(page.cursor): it does not move forward, or holds more than the \(pageLimit) asked")
+            }
             guard page.feed == probe.feed else {
                 throw SyncTransportError.badAnswer(server: "the service", reason: "the user's feed changed during the sync (the user was removed and added again); sync again")
             }

@@ -10,7 +10,7 @@ struct Refusal: Error {
     /// left unread) closes the connection after the answer, so the body is never read.
     init(_ status: HTTPResponse.Status, _ message: String, request: Request? = nil, close: Bool = false) {
         response = ServiceResponse.error(message, status: status)
-        if close || request.map(Self.announcesBody) == true { response.headers[.connection] = "close" }
+        if close || request.map(ServiceResponse.announcesBody) == true { response.headers[.connection] = "close" }
     }
 
     /// The one answer to every authentication failure: `401`, `WWW-Authenticate: Bearer`.
@@ -18,9 +18,5 @@ struct Refusal: Error {
         var refusal = Refusal(.unauthorized, "unauthorized", request: request)
         refusal.response.headers[.wwwAuthenticate] = "Bearer"
         return refusal
-    }
-
-    private static func announcesBody(_ request: Request) -> Bool {
-        request.headers[.transferEncoding] != nil || (request.headers[.contentLength].map { $0 != "0" } ?? false)
     }
 }

@@ -1,6 +1,6 @@
-public import ArchiveAPI
+import ArchiveAPI
 public import ArchiveHTTPServer
-public import ArchiveSyncWire
+import ArchiveSyncWire
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

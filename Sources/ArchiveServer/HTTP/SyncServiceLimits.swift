@@ -1,4 +1,4 @@
-public import ArchiveSyncWire
+import ArchiveSyncWire
 
 /// What the sync API accepts (`archive-server --max-body-bytes …`), each refused with a
 /// status that says which limit and what to do.

@@ -41,8 +41,7 @@ public struct SQLiteSyncBackend: SyncBackend {
         let now = wallClock()
         return try await NIOThreadPool.singleton.runIfActive {
             try database.queue.write { db in
-                var seq = try Self.userSeq(user, in: db)
-                let collected = try db.fetchOne("SELECT collected FROM users WHERE id = ?", user.id) { try $0.int64(at: 0) } ?? 0
+                var (seq, collected) = try Self.userState(user, in: db)
                 guard seen >= collected else { throw ServerStorageError.stalePush(seen: seen, collected: collected) }
                 var summary = SyncPushResponse(applied: 0, superseded: 0, alreadyHeld: 0, pushed: 0)
                 for change in changes {
@@ -72,7 +71,7 @@ public struct SQLiteSyncBackend: SyncBackend {
         let now = wallClock()
         return try await NIOThreadPool.singleton.runIfActive {
             try database.queue.write { db in
-                let latest = try Self.userSeq(user, in: db)
+                let latest = try Self.userState(user, in: db).seq
                 // A cursor past the feed's end: this database was restored from an older copy
                 // (its seqs will be given again). Read the feed from its start.
                 let reset = cursor > latest
@@ -107,12 +106,13 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     // MARK: - Rows
 
-    private static func userSeq(_ user: AuthenticatedUser, in db: Database) throws -> Int64 {
+    /// The user's last seq and the seq up to which its tombstones were dropped.
+    private static func userState(_ user: AuthenticatedUser, in db: Database) throws -> (seq: Int64, collected: Int64) {
         // The user may have been removed since the token was checked: then nothing is read or written.
-        guard let seq = try db.fetchOne("SELECT seq FROM users WHERE id = ?", user.id, row: { try $0.int64(at: 0) }) else {
+        guard let state = try db.fetchOne("SELECT seq, collected FROM users WHERE id = ?", user.id, row: { (try $0.int64(at: 0), try $0.int64(at: 1)) }) else {
             throw ServerStorageError.noSuchUser(user.name)
         }
-        return seq
+        return state
     }
 
     private static func pushed(by device: DeviceID, of user: AuthenticatedUser, in db: Database) throws -> Int64 {

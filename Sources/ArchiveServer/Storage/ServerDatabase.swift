@@ -1,5 +1,5 @@
-public import ArchiveStorage
-public import SQLite
+import ArchiveStorage
+package import SQLite
 
 /// The sync service's own SQLite database (`archive-server --database PATH`): users,
 /// their tokens' hashes, their favorites with sync stamps, their devices. Opened with the

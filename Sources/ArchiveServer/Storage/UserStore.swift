@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 import SQLite
 
 /// The service's users and their tokens (`archive-server users …`): a token is shown once,
@@ -75,9 +75,9 @@ public struct UserStore: Sendable {
         let hash = token.hash
         return try database.queue.read { db in
             try db.fetchOne("SELECT id, name, feed, token_hash FROM users WHERE token_hash = ?", hash) { row -> AuthenticatedUser? in
-                let stored = try row.withBlob(at: 3) { Array($0) }
+                let stored = row.withBlob(at: 3) { Array($0) }
                 guard AccessToken.constantTimeEqual(stored, hash),
-                      let feed = DeviceID(bytes: try row.withBlob(at: 2) { Array($0) })
+                      let feed = DeviceID(bytes: row.withBlob(at: 2) { Array($0) })
                 else { return nil }
                 return AuthenticatedUser(id: try row.int64(at: 0), name: try row.column(String.self, at: 1), feed: feed)
             } ?? nil
