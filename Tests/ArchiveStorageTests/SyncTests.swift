@@ -203,6 +203,51 @@ struct SyncTests {
         #expect(try b.favorites.search(FavoritesQuery(keyword: "鴨南"), after: nil, limit: 10).page.objects.isEmpty)
     }
 
+    /// A change that supersedes a stored favorite writes what moved: the same fields under
+    /// a greater stamp move only the stamp and the feed; new texts reach the search index;
+    /// a new `storedAt` the newest-first order; a tie of stamps is judged by the content.
+    @Test(arguments: [1, 1_500])
+    func supersedingChangesWriteWhatMoved(batch: Int) throws {
+        let database = try Self.database(clock: ManualClock(Self.start))
+        let device = try #require(DeviceID(hex: "00112233445566778899aabbccddeeff"))
+        func stamp(_ offset: Int64) -> ChangeStamp { ChangeStamp(time: HybridTimestamp(milliseconds: Self.start + offset), device: device) }
+        // Padding below the bulk threshold or past it: both index paths.
+        let padding = (1_000...(1_000 + batch - 1)).map { FavoriteChange(id: $0, stamp: stamp(1), state: .stored(Self.object($0))) }
+        var older = Self.object(2)
+        older.storedAt = Date(millisecondsSince1970: Self.start - Self.hour)
+        try database.favorites.apply([1, 2, 3].map { FavoriteChange(id: $0, stamp: stamp(1), state: .stored($0 == 2 ? older : Self.object($0))) } + padding)
+        let before = try database.favorites.latestChangeSeq()
+
+        var renamed = Self.object(1, "鴨南蛮")
+        renamed.dishName = "鴨南蛮そば"
+        let summary = try database.favorites.apply([
+            FavoriteChange(id: 1, stamp: stamp(2), state: .stored(renamed)),
+            FavoriteChange(id: 2, stamp: stamp(2), state: .stored(Self.object(2))),
+            FavoriteChange(id: 3, stamp: stamp(2), state: .stored(Self.object(3))),
+        ] + padding.map { FavoriteChange(id: $0.id, stamp: stamp(2), state: $0.state) })
+        #expect(summary.applied == 3 + batch)
+        let feed = try Self.feed(database, since: before)
+        #expect(feed.count == 3 + batch && feed.allSatisfy { $0.stamp == stamp(2) }, "every change moved the feed: \(feed.prefix(3))")
+        #expect(try Self.favorites(database)[1] == renamed)
+        #expect(try Self.favorites(database)[3] == Self.object(3))
+        #expect(try database.favorites.search(FavoritesQuery(keyword: "鴨南蛮そば"), after: nil, limit: 10).page.objects.map(\.id) == [1])
+        #expect(try database.favorites.search(FavoritesQuery(keyword: "料理 3"), after: nil, limit: 10).page.objects.map(\.id) == [3])
+        // Favorite 2 moved up to the others' storedAt: the newest-first page reads it there.
+        let page = try database.favorites.page(after: nil, limit: 3 + batch).objects.map(\.id)
+        #expect(page.suffix(3) == [3, 2, 1], "newest first, then by ID: \(page.suffix(3))")
+        #expect(try Self.favorites(database)[2]?.storedAt == Self.object(2).storedAt)
+        #expect(try database.queue.read { try FavoritesSearchIndex.problems(in: $0) }.isEmpty)
+
+        // Equal stamps: removed precedes stored, then the fields in byte order.
+        let tie = try database.favorites.apply([
+            FavoriteChange(id: 3, stamp: stamp(2), state: .removed),
+            FavoriteChange(id: 3, stamp: stamp(2), state: .stored(Self.object(3, "紹介Z"))),
+            FavoriteChange(id: 3, stamp: stamp(2), state: .stored(Self.object(3, "紹介A"))),
+        ])
+        #expect(tie.applied == 1 && tie.alreadyHeld + tie.superseded == 2, "\(tie)")
+        #expect(try Self.favorites(database)[3] == Self.object(3, "紹介Z"))
+    }
+
     @Test func invalidChangesAreRefusedAndCounted() throws {
         let database = try Self.database(clock: ManualClock(Self.start))
         let device = try #require(DeviceID(hex: "0123456789abcdef0123456789ABCDEF"))

@@ -12,8 +12,16 @@ public enum FavoriteMerge {
     /// Whether `incoming` replaces `current` (`nil`: nothing known of the favorite).
     public static func replaces(_ incoming: FavoriteChange, _ current: FavoriteChange?) -> Bool {
         guard let current else { return true }
-        if incoming.stamp != current.stamp { return incoming.stamp > current.stamp }
-        return contentPrecedes(current.state, incoming.state)
+        return replaces(incoming, heldStamp: current.stamp) { current.state }
+    }
+
+    /// The same rule for a holder that reads its state only when it must: `heldState`
+    /// (the state held under `heldStamp`) is asked for on a tie of stamps alone.
+    public static func replaces(
+        _ incoming: FavoriteChange, heldStamp: ChangeStamp, heldState: () throws -> FavoriteChange.State
+    ) rethrows -> Bool {
+        if incoming.stamp != heldStamp { return incoming.stamp > heldStamp }
+        return contentPrecedes(try heldState(), incoming.state)
     }
 
     /// The change that wins of `a` and `b` (of the same favorite).

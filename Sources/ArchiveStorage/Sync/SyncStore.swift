@@ -31,6 +31,7 @@ package enum SyncStore {
         INSERT INTO archive_objects (id, photo_url, category, dish_name, shop_name, introduction, stored_at, stamp, device, seq)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         """
+    static let restampSQL = "UPDATE archive_objects SET stamp = ?2, device = ?3, seq = ?4 WHERE id = ?1"
     static let updateReceivedSQL = """
         UPDATE archive_objects SET photo_url = ?2, category = ?3, dish_name = ?4, shop_name = ?5, introduction = ?6,
             stored_at = ?7, stamp = ?8, device = ?9, seq = ?10
@@ -165,10 +166,15 @@ package enum SyncStore {
                 continue
             }
             ledger.observe(change.stamp.time)
-            let current = try self.current(id: change.id, in: db, devices: devices)
-            guard FavoriteMerge.replaces(change, current) else {
-                if current?.stamp == change.stamp { summary.alreadyHeld += 1 } else { summary.superseded += 1 }
-                continue
+            let held = try HeldFavorite.read(for: change, in: db, devices: devices)
+            if let held {
+                let replaces = try FavoriteMerge.replaces(change, heldStamp: held.stamp) {
+                    try self.current(id: change.id, in: db, devices: devices)?.state ?? .removed
+                }
+                guard replaces else {
+                    if held.stamp == change.stamp { summary.alreadyHeld += 1 } else { summary.superseded += 1 }
+                    continue
+                }
             }
             let ref: Int64
             if let known = refs[change.stamp.device] {
@@ -182,23 +188,28 @@ package enum SyncStore {
             let seq = ledger.nextSeq()
             switch change.state {
             case .stored(let object):
-                var textsChanged = true
-                let statement: Statement
-                if case .stored(let held)? = current?.state {
-                    textsChanged = [held.photoUrl, held.category, held.dishName, held.shopName, held.introduction]
-                        != [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction]
-                    statement = try db.cachedStatement(updateReceivedSQL)
-                } else {
-                    statement = try db.cachedStatement(insertReceivedSQL)
+                if let held, held.isStored, held.sameTexts, held.sameStoredAt {
+                    // The same favorite under a greater stamp (hearted on two devices, passed
+                    // on by a third): only its stamp and seq move, so neither its texts nor
+                    // the stored_at index are written again, nor the search index.
+                    let statement = try db.cachedStatement(restampSQL)
+                    defer { statement.reset() }
+                    try statement.bind(change.id, at: 1)
+                    try statement.bind(change.stamp.time.rawValue, at: 2)
+                    try statement.bind(ref, at: 3)
+                    try statement.bind(seq, at: 4)
+                    try statement.run()
+                    break
                 }
+                let statement = try db.cachedStatement(held?.isStored == true ? updateReceivedSQL : insertReceivedSQL)
                 defer { statement.reset() }
                 try SQLiteStoredArchiveDataRepository.bind(object, to: statement)
                 try statement.bind(change.stamp.time.rawValue, at: 8)
                 try statement.bind(ref, at: 9)
                 try statement.bind(seq, at: 10)
                 try statement.run()
-                if case .removed? = current?.state { try db.execute(tombstoneDeleteSQL, change.id) }
-                if hasSearchIndex, textsChanged {
+                if held?.isStored == false { try db.execute(tombstoneDeleteSQL, change.id) }
+                if hasSearchIndex, held?.sameTexts != true {
                     if batch != nil {
                         try batch?.add(object, in: db)
                     } else {
@@ -206,7 +217,7 @@ package enum SyncStore {
                     }
                 }
             case .removed:
-                if case .stored? = current?.state {
+                if held?.isStored == true {
                     if hasSearchIndex { try SearchRunStore.removePending(change.id, in: db) }
                     try db.execute("DELETE FROM archive_objects WHERE id = ?", change.id)
                 }
