@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "ArchiveSyncWire", targets: ["ArchiveSyncWire"]),
         .library(name: "ArchiveHTTPServer", targets: ["ArchiveHTTPServer"]),
         .library(name: "ArchiveServer", targets: ["ArchiveServer"]),
+        .library(name: "ArchiveServerPostgres", targets: ["ArchiveServerPostgres"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
         .executable(name: "archive-tui", targets: ["ArchiveTUI"]),
         .executable(name: "archive-server", targets: ["ArchiveServerCLI"]),
@@ -37,7 +38,7 @@ let package = Package(
         // The catalog's HTTP client (SwiftNIO: no libcurl, bounded requests).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // `archive-server` (and, until it moves there, `archive serve`): an HTTP/1.1 server on
+        // `archive-server`: an HTTP/1.1 server on
         // the same SwiftNIO as the client, with decoder limits and idle timeouts. No default
         // traits: we need neither swift-configuration nor full Foundation from it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -54,6 +55,11 @@ let package = Package(
         // (`FileDescriptor.writeAll`, `Errno`): already built for SwiftNIO, and what
         // lets the `archive` binary link FoundationEssentials instead of Foundation.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `archive-server --postgres`: PostgresClient (a connection pool on the same SwiftNIO),
+        // only in the service's executable.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Its TLS configuration type (`sslmode=prefer|require`); in the graph through postgres-nio.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -158,8 +164,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // An HTTP/1.1 server on Hummingbird, hardened (head, body and connection limits, idle
-        // timeout, graceful shutdown: HTTPServiceRunner), and the catalog's responder: shared
-        // by `archive-server` and, until the catalog moves there, `archive serve`.
+        // timeout, graceful shutdown: HTTPServiceRunner), and the catalog's responder, for
+        // `archive-server`.
         .target(
             name: "ArchiveHTTPServer",
             dependencies: [
@@ -193,10 +199,23 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]
         ),
+        // The service on PostgreSQL (`archive-server --postgres URL`): its own migrations
+        // (Migrations/Postgres), the merge rule run by PostgreSQL itself.
+        .target(
+            name: "ArchiveServerPostgres",
+            dependencies: [
+                "ArchiveServer", "ArchiveSyncWire", "ArchiveStorage", "SQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
+        ),
         .executableTarget(
             name: "ArchiveServerCLI",
             dependencies: [
-                "ArchiveServer", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI",
+                "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -211,7 +230,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveFront", "ArchiveStartup", "ArchiveHTTPServer",
+                "ArchiveFront", "ArchiveStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -273,7 +292,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveCLITests",
-            dependencies: ["ArchiveCLI", "ArchiveStorage", "SQLite", "TestSupport"],
+            // archive-server: the catalog the HTTP client's end-to-end tests talk to.
+            dependencies: ["ArchiveCLI", "ArchiveServerCLI", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -294,7 +314,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveServerTests",
-            dependencies: ["ArchiveServer", "ArchiveServerCLI", "ArchiveCLI", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport"],
+            dependencies: ["ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

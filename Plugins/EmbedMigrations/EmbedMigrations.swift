@@ -3,14 +3,16 @@ import PackagePlugin
 
 /// Compiles a target's migrations into it, as a generated `EmbeddedMigrations.swift`:
 /// the top-level `Migrations/*.sql` for the engine (`ArchiveStorage`), `Migrations/Server/*.sql`
-/// for the sync service's own database (`ArchiveServer`).
+/// for the sync service's own database (`ArchiveServer`), `Migrations/Postgres/*.sql` for
+/// the service on PostgreSQL (`ArchiveServerPostgres`).
 ///
 /// The schema so ships inside the binary: a program copied alone to another
 /// directory still creates and migrates a new database.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let folder = target.name == "ArchiveServer" ? "Migrations/Server" : "Migrations"
+        let folders = ["ArchiveServer": "Migrations/Server", "ArchiveServerPostgres": "Migrations/Postgres"]
+        let folder = folders[target.name] ?? "Migrations"
         let directory = context.package.directoryURL.appending(path: folder)
         let files = try FileManager.default
             .contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)

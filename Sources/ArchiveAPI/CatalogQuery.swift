@@ -1,5 +1,5 @@
 /// A json-server query on the catalog collection (`/archive_images?…`), parsed
-/// once and applied to a catalog: what `archive serve` answers.
+/// once and applied to a catalog: what `archive-server` answers at `/archive_images`.
 ///
 /// - `q`: the ``SearchKeyword`` (every string field, ignoring case);
 /// - any field (``CatalogField``) as an equality filter on its text; a field

@@ -1,5 +1,5 @@
-/// Why a catalog query (the part of a `serve` request after `?`) was refused:
-/// each case names the parameter and what is accepted. `serve` answers it with `400`.
+/// Why a catalog query (the part of a catalog request after `?`) was refused:
+/// each case names the parameter and what is accepted. `archive-server` answers it with `400`.
 public enum CatalogQueryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `%` escape is incomplete or not hexadecimal, or the bytes are not UTF-8.
     case invalidEncoding(String)

@@ -1,6 +1,6 @@
 /// The query part of a URL as json-server reads it: `name=value` pairs joined by
 /// `&`, where `+` is a space and `%XX` a byte, and the bytes must be UTF-8.
-/// The HTTP client encodes with it and `serve` decodes with it, so both ends
+/// The HTTP client encodes with it and `archive-server` decodes with it, so both ends
 /// agree on every byte.
 public enum QueryString {
     /// One decoded `name=value` pair.

@@ -9,12 +9,12 @@ struct ArchiveCommand: AsyncParsableCommand {
         discussion: """
             Every search, store, removal and flag goes through the app's Redux store, as in the \
             original app. The catalog is bundled unless --api-url (or ARCHIVE_API_URL) names a \
-            json-server-style endpoint. Exit codes: 0 success, 1 failure, 64 usage error.
+            json-server-style endpoint (archive-server serves one). Exit codes: 0 success, 1 failure, 64 usage error.
             """,
         subcommands: [
             SearchCommand.self, CategoriesCommand.self, StorageCommand<AddOperation>.self, StorageCommand<RemoveOperation>.self,
             FavoritesCommand.self, ExportCommand.self, ImportCommand.self, OnboardingCommand.self, SettingsCommand.self,
-            MigrationsCommand.self, CheckCommand.self, ReindexCommand.self, SyncCommand.self, ServeCommand.self,
+            MigrationsCommand.self, CheckCommand.self, ReindexCommand.self, SyncCommand.self, MovedServeCommand.self,
         ]
     )
 

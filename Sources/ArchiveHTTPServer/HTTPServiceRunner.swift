@@ -7,7 +7,7 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Runs an HTTP/1.1 responder on Hummingbird (SwiftNIO), hardened against clients that
-/// are slow, hostile or many, for `archive-server` and `archive serve`:
+/// are slow, hostile or many, for `archive-server`:
 ///
 /// - a request head (request line and headers) over ``maximumHeadBytes`` is answered
 ///   `431` as soon as the limit is crossed, and never buffered whole;

@@ -1,6 +1,7 @@
 import ArchiveAPI
 import ArchiveHTTPServer
 import ArchiveServer
+import ArchiveServerPostgres
 import ArchiveSyncWire
 import ArgumentParser
 import Logging
@@ -31,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection that sends no complete request part for this long.", valueName: "seconds"))
     var idleTimeout: Double = 30
 
-    @Option(name: .customLong("shutdown-timeout"), help: ArgumentHelp("After ctrl-c or SIGTERM, let answers in progress finish for this long.", valueName: "seconds"))
+    @Option(name: .customLong("shutdown-timeout"), parsing: .unconditional, help: ArgumentHelp("After ctrl-c or SIGTERM, let answers in progress finish for this long.", valueName: "seconds"))
     var shutdownTimeout: Double = 10
 
     @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("The largest request body.", valueName: "bytes"))
@@ -46,6 +47,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once (more are answered 503).", valueName: "count"))
     var maximumConnections = 1_024
 
+    @Option(help: ArgumentHelp("The catalog waits this many milliseconds before each answer (to try a client against a slow catalog).", valueName: "ms"))
+    var delay: Int = 0
+
+    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("The catalog answers HTTP 500 to this fraction of requests (0 to 1; to try a client against a failing one).", valueName: "rate"))
+    var failRate: Double = 0
+
+    @Option(name: .customLong("postgres-connections"), help: ArgumentHelp("With --postgres: the most connections the service opens to PostgreSQL.", valueName: "count"))
+    var postgresConnections = 20
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -56,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard shutdownTimeout.isFinite, shutdownTimeout >= 0, shutdownTimeout <= 3_600 else {
             throw ValidationError("--shutdown-timeout must be between 0 and 3600 seconds, got \(shutdownTimeout)")
         }
+        guard (0...3_600_000).contains(delay) else { throw ValidationError("--delay must be from 0 to 3600000 ms (an hour), got \(delay)") }
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, got \(failRate)") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard (1_024...(256 << 20)).contains(maximumBodyBytes) else {
             throw ValidationError("--max-body-bytes must be between 1024 and \(256 << 20), got \(maximumBodyBytes)")
@@ -65,13 +77,18 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(maximumConnections) else {
             throw ValidationError("--max-connections must be between 1 and 1000000, got \(maximumConnections)")
         }
+        guard (1...10_000).contains(postgresConnections) else {
+            throw ValidationError("--postgres-connections must be between 1 and 10000, got \(postgresConnections)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got \(logLevel)")
         }
     }
 
     func run() async throws {
-        let database = try storage.merged(over: root.storage).open()
+        let storage = self.storage.merged(over: root.storage)
+        let postgres = try storage.postgresLocation()
+        let database = postgres == nil ? try storage.open() : nil
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -79,6 +96,26 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "archive-server")
+        guard let postgres else {
+            guard let database else { return }
+            try await serve(SQLiteSyncBackend(database: database), storage: database.path, logger: logger)
+            return
+        }
+        let backend = PostgresSyncStorage(location: postgres, maximumConnections: postgresConnections, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await backend.run() }
+            defer { group.cancelAll() }
+            do {
+                try await backend.migrate()
+            } catch {
+                throw ServerCLIError("cannot use \(postgres): \(error)")
+            }
+            try await serve(backend, storage: postgres.description, logger: logger)
+        }
+    }
+
+    /// Serves the sync API on `backend` and the catalog until a signal stops the server.
+    private func serve(_ backend: some SyncBackend, storage: String, logger: Logger) async throws {
         var limits = SyncServiceLimits()
         limits.maximumBodyBytes = maximumBodyBytes
         limits.maximumPushChanges = maximumPushChanges
@@ -87,16 +124,17 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             shutdownTimeout: .milliseconds(Int((shutdownTimeout * 1000).rounded())),
             maximumConnections: maximumConnections, logger: logger)
-        let backend = SQLiteSyncBackend(database: database)
-        let grace = shutdownTimeout, host = self.host, port = self.port
+        let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
+        let host = self.host, port = self.port, delay = Duration.milliseconds(self.delay), failRate = self.failRate
         do {
             try await runner.run({ baseURL in
                 SyncResponder(
                     backend: backend, limits: limits,
-                    catalog: CatalogResponder(catalog: BundledArchiveRepository(), baseURL: baseURL), logger: logger)
+                    catalog: CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL),
+                    logger: logger)
             }, ready: { url in
                 StandardStream.output(url + "\n")
-                logger.notice("serving", metadata: ["url": "\(url)", "database": "\(database.path)"])
+                logger.notice("serving", metadata: ["url": "\(url)", "storage": "\(storage)"])
             }, stopping: {
                 logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
             })

@@ -1,6 +1,8 @@
 import ArchiveServer
+import ArchiveServerPostgres
 import ArchiveStorage
 import ArgumentParser
+import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,11 +14,33 @@ struct ServerStorageOptions: ParsableArguments {
         valueName: "path"))
     var database: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep the data in PostgreSQL instead: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…], or ?host=/socket/directory (env ARCHIVE_SERVER_POSTGRES).",
+        valueName: "url"))
+    var postgres: String?
+
     /// These options over those given before the subcommand.
     func merged(over earlier: ServerStorageOptions) -> ServerStorageOptions {
         var merged = self
         merged.database = database ?? earlier.database
+        merged.postgres = postgres ?? earlier.postgres
         return merged
+    }
+
+    /// The PostgreSQL to use: `--postgres`, or `ARCHIVE_SERVER_POSTGRES` when no
+    /// `--database` is given; `nil` for the embedded database.
+    func postgresLocation() throws -> PostgresLocation? {
+        if database != nil, postgres != nil {
+            throw ValidationError("--database and --postgres name two places for the service's data: give one")
+        }
+        var url = postgres
+        if url == nil, database == nil, let value = getenv("ARCHIVE_SERVER_POSTGRES"), value.pointee != 0 { url = String(cString: value) }
+        guard let url else { return nil }
+        do {
+            return try PostgresLocation(url: url)
+        } catch {
+            throw ServerCLIError("\(error)")
+        }
     }
 
     /// The database path: `--database`, `ARCHIVE_SERVER_DATABASE`, or the data directory's
@@ -42,5 +66,11 @@ struct ServerStorageOptions: ParsableArguments {
         } catch {
             throw ServerCLIError("cannot open the service's database \(path): \(error)")
         }
+    }
+
+    /// Runs `body` with the users of the chosen storage (PostgreSQL's pool running for it).
+    func withUsers<Result: Sendable>(logger: Logger, _ body: (any UserDirectory) async throws -> Result) async throws -> Result {
+        guard let location = try postgresLocation() else { return try await body(UserStore(database: try open())) }
+        return try await PostgresSyncStorage.with(location, logger: logger) { storage in try await body(storage) }
     }
 }

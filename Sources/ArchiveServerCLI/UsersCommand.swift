@@ -1,5 +1,7 @@
 import ArchiveServer
+import ArchiveServerPostgres
 import ArgumentParser
+import Logging
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -42,33 +44,40 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let users = UserStore(database: try storage.merged(over: root.storage).open())
+        var logger = Logger(label: "archive-server")
+        logger.logLevel = .warning
+        let storage = self.storage.merged(over: root.storage)
+        let action = self.action, name = self.name ?? "", json = self.json
         do {
-            switch action {
-            case .list:
-                let list = try users.list()
-                if json {
-                    print(try Self.json(["users": list]))
-                } else if list.isEmpty {
-                    print("no users: archive-server users add NAME")
-                } else {
-                    for user in list {
-                        print("\(user.name)\t\(user.hasToken ? "token" : "revoked")\t\(user.favorites) favorites\t\(user.devices) devices")
+            try await storage.withUsers(logger: logger) { users in
+                switch action {
+                case .list:
+                    let list = try await users.list()
+                    if json {
+                        print(try Self.json(["users": list]))
+                    } else if list.isEmpty {
+                        print("no users: archive-server users add NAME")
+                    } else {
+                        for user in list {
+                            print("\(user.name)\t\(user.hasToken ? "token" : "revoked")\t\(user.favorites) favorites\t\(user.devices) devices")
+                        }
                     }
+                case .add, .token:
+                    let token = action == .add
+                        ? try await users.add(name, now: Int64(Date().timeIntervalSince1970 * 1000)) : try await users.issueToken(for: name)
+                    print(json ? try Self.json(["name": name, "token": token.text]) : token.text)
+                    StandardStream.error("\(action == .add ? "added \(name)" : "new token for \(name)"): the token above is shown this once; give it to \(name)'s devices (archive sync --token, ARCHIVE_SYNC_TOKEN)\n")
+                case .revoke:
+                    try await users.revoke(name)
+                    StandardStream.error("\(name)'s token no longer works; its favorites stay (users token \(name) lets it back in)\n")
+                case .remove:
+                    try await users.remove(name)
+                    StandardStream.error("removed \(name), its favorites and devices\n")
                 }
-            case .add, .token:
-                let name = name ?? ""
-                let token = action == .add ? try users.add(name, now: Int64(Date().timeIntervalSince1970 * 1000)) : try users.issueToken(for: name)
-                print(json ? try Self.json(["name": name, "token": token.text]) : token.text)
-                StandardStream.error("\(action == .add ? "added \(name)" : "new token for \(name)"): the token above is shown this once; give it to \(name)'s devices (archive sync --token, ARCHIVE_SYNC_TOKEN)\n")
-            case .revoke:
-                try users.revoke(name ?? "")
-                StandardStream.error("\(name ?? "")'s token no longer works; its favorites stay (users token \(name ?? "") lets it back in)\n")
-            case .remove:
-                try users.remove(name ?? "")
-                StandardStream.error("removed \(name ?? ""), its favorites and devices\n")
             }
         } catch let error as ServerStorageError {
+            throw ServerCLIError(error.description)
+        } catch let error as PostgresStorageError {
             throw ServerCLIError(error.description)
         }
     }

@@ -41,19 +41,25 @@ struct CLI {
     }
 }
 
-/// `archive serve` ended without printing its URL.
+/// `archive-server` ended without printing its URL.
 struct ServeFailed: Error, CustomStringConvertible {
     let stderr: String
-    var description: String { "archive serve did not print its URL: \(stderr)" }
+    var description: String { "archive-server did not print its URL: \(stderr)" }
 }
 
-/// A running `archive serve`, stopped when the test ends.
+/// A running `archive-server` serving the bundled catalog (on a database of the test's
+/// own), stopped when the test ends.
 final class ServeProcess {
+    /// `archive-server`, which serves the catalog (and the sync API, unused here).
+    static let executable = BuiltProduct.url(named: "archive-server")
+
     let process: ChildProcess
     let url: String
 
     init(cli: CLI, arguments: [String] = []) throws {
-        process = try ChildProcess(CLI.executable.path, ["serve", "--port", "0"] + arguments, environment: cli.environment(), streamingStdout: true)
+        process = try ChildProcess(
+            Self.executable.path, Self.storage(cli) + ["--port", "0"] + arguments,
+            environment: cli.environment(), streamingStdout: true)
         // The first stdout line is the base URL (nil if serve failed).
         url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard url.hasPrefix("http://127.0.0.1:") else {
@@ -64,5 +70,15 @@ final class ServeProcess {
     deinit {
         process.signal(SIGTERM)
         process.wait()
+    }
+
+    /// The service's database, in the test's directory.
+    static func storage(_ cli: CLI) -> [String] {
+        ["--database", cli.directory.url.appendingPathComponent("server.sqlite3").path]
+    }
+
+    /// Runs `archive-server ARGUMENTS` on the test's database and waits for it.
+    static func run(_ arguments: [String], cli: CLI, timeout: Duration = .seconds(60)) throws -> ChildProcess.Result {
+        try ChildProcess.run(executable.path, storage(cli) + arguments, environment: cli.environment(), timeout: timeout)
     }
 }

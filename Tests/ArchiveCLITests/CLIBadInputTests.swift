@@ -117,12 +117,7 @@ struct CLIBadInputTests {
         (["favorites", "--limit", "0"], "--limit"),
         (["favorites", "--after", "yesterday"], "not a page cursor"),
         (["onboarding", "maybe"], "maybe"),
-        (["serve", "--api-url", "http://x"], "drop --api-url"),
-        (["serve", "--fail-rate", "2"], "--fail-rate"),
-        (["serve", "--idle-timeout", "0"], "--idle-timeout must be between"),
-        (["serve", "--idle-timeout", "nan"], "--idle-timeout must be between"),
-        (["serve", "--delay", "99999999999"], "--delay must be at most"),
-        (["serve", "--port", "65536"], "--port must be between"),
+        (["serve", "--port", "3000"], "archive serve moved to archive-server"),
         (["frobnicate"], "Usage: archive"),
     ])
     func usageErrorsExitWith64(arguments: [String], mention: String) throws {

@@ -27,4 +27,18 @@ struct CLILinkageTests {
         #expect(foundations.allSatisfy { $0 == "libFoundationEssentials.so" }, "\(needed)")
         #expect(!needed.contains { $0.contains("ICU") || $0.contains("icu") }, "\(needed)")
     }
+
+    /// The servers' libraries stay out of `archive`: the catalog is served by
+    /// `archive-server` (Hummingbird), which alone links PostgresNIO too. Their Swift
+    /// symbols carry their module's name (`11Hummingbird`, `11PostgresNIO`).
+    @Test func theArchiveBinaryLinksNoServerLibrary() throws {
+        let nm = try Prerequisite.path(of: "nm", debianPackage: "binutils")
+        let client = try ChildProcess.run(nm, [CLI.executable.path], environment: [:], input: .null, timeout: .seconds(120))
+        try #require(client.status == 0, "\(client.stderr)")
+        for module in ["11Hummingbird", "11PostgresNIO", "13ArchiveServer"] {
+            #expect(!client.stdout.contains(module), "archive links \(module.drop { $0.isNumber })")
+        }
+        let server = try ChildProcess.run(nm, [ServeProcess.executable.path], environment: [:], input: .null, timeout: .seconds(120))
+        #expect(server.stdout.contains("11Hummingbird") && server.stdout.contains("11PostgresNIO"), "the check reads mangled module names")
+    }
 }

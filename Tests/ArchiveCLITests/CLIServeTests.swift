@@ -10,7 +10,7 @@ struct CLIServeTests {
         cli = try CLI()
     }
 
-    @Test func theHTTPCatalogModeWorksAgainstArchiveServe() throws {
+    @Test func theHTTPCatalogModeWorksAgainstArchiveServer() throws {
         let server = try ServeProcess(cli: cli)
         #expect(server.url.hasPrefix("http://127.0.0.1:"))
         let search = try cli.run(["search", "チーズ", "--category", "洋食", "--api-url", server.url, "--json"])
@@ -30,22 +30,10 @@ struct CLIServeTests {
         #expect(unknown.stderr.contains("no dish with ID 4242"))
     }
 
-    /// `archive` serves its main actor from the main thread (`MainThreadRunLoop`), which
-    /// waits on the main queue between requests. An async `main` on Linux would have
-    /// parked it in `sigsuspend` for good (`dispatch_main()`) and served the main actor
-    /// from a libdispatch thread. (`MainThreadRunLoopTests` checks the loop itself.)
-    @Test func theMainThreadServesTheMainActor() throws {
-        let server = try ServeProcess(cli: cli)
-        #expect(try cli.run(["categories", "--api-url", server.url]).status == 0)
-        let pid = server.process.pid
-        let waitingIn = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/wchan", encoding: .utf8)
-        #expect(!waitingIn.contains("sigsuspend"), "the main thread of archive serve waits in \(waitingIn)")
-    }
-
     @Test func aPortInUseIsAClearFailure() throws {
         let server = try ServeProcess(cli: cli)
         let port = try #require(URL(string: server.url)?.port)
-        let second = try cli.run(["serve", "--port", String(port)], timeout: .seconds(30))
+        let second = try ServeProcess.run(["--port", String(port)], cli: cli, timeout: .seconds(30))
         #expect(second.status == 1)
         #expect(second.stderr.contains("cannot serve on 127.0.0.1:\(port)"), "\(second.stderr)")
         #expect(second.stderr.contains("pick another --port"))
@@ -172,7 +160,7 @@ struct CLIServeTests {
     /// `--shutdown-timeout` out of range is refused before anything is served.
     @Test func aShutdownTimeoutOutOfRangeIsRefused() throws {
         for value in ["-1", "3601", "nan", "inf"] {
-            let result = try cli.run(["serve", "--port", "0", "--shutdown-timeout", value])
+            let result = try ServeProcess.run(["--port", "0", "--shutdown-timeout", value], cli: cli)
             #expect(result.status == 64, "\(value): \(result.stderr)")
             #expect(result.stderr.contains("--shutdown-timeout must be between 0 and 3600 seconds"), "\(value): \(result.stderr)")
         }

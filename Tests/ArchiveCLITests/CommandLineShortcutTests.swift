@@ -72,7 +72,7 @@ struct CommandLineShortcutTests {
             ["search", "--api-url", ""], ["search", "--log-actions", ""],
             ["add"], ["add", "0"], ["add", "-5"], ["add", "1", "2"], ["add", "x"], ["add", "--", "17"], ["add", "17", "--last"],
             ["add", "17", "-c", "x"], ["add", "99999999999999999999"], ["remove"], ["remove", "1.5"],
-            ["favorites"], ["categories"], ["import", "x.json"], ["export"], ["serve"], ["Search", "x"],
+            ["favorites"], ["categories"], ["import", "x.json"], ["export"], ["Search", "x"],
             ["--generate-completion-script", "bash"], ["search", "--generate-completion-script", "bash"],
         ]
         for arguments in others {

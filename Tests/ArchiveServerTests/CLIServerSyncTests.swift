@@ -28,8 +28,9 @@ struct CLIServerSyncTests {
         return ((json?["received"] as? [String: Any])?["applied"] as? Int ?? -1, (json?["sent"] as? [String: Any])?["applied"] as? Int ?? -1)
     }
 
-    @Test func twoDevicesConvergeThroughTheService() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func twoDevicesConvergeThroughTheService(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         let directory = server.directory
         let phone = directory.path("phone.sqlite3"), laptop = directory.path("laptop.sqlite3")
@@ -62,8 +63,9 @@ struct CLIServerSyncTests {
         #expect(!first.stdout.contains(token) && !first.stderr.contains(token), "the token was printed")
     }
 
-    @Test func offlineOrRefusedItSaysSoAndLeavesTheFavorites() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func offlineOrRefusedItSaysSoAndLeavesTheFavorites(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         let directory = server.directory
         let phone = directory.path("phone.sqlite3")

@@ -27,12 +27,15 @@ struct ServerConvergenceTests {
     static let start: Int64 = 1_790_000_000_000
     static let hour: Int64 = 3_600_000
 
-    @Test(arguments: runSeeds)
-    func devicesConvergeThroughTheService(seed: UInt64) async throws {
+    @Test(arguments: ServiceBackend.allCases, runSeeds)
+    func devicesConvergeThroughTheService(backend kind: ServiceBackend, seed: UInt64) async throws {
+        try await kind.withBackend(now: Self.start) { backend, token, tombstoneCount in
+            try await Self.converge(backend: backend, token: token, tombstoneCount: tombstoneCount, seed: seed, kind: kind)
+        }
+    }
+
+    static func converge(backend: any SyncBackend, token: AccessToken, tombstoneCount: () async throws -> Int, seed: UInt64, kind: ServiceBackend) async throws {
         var random = SeededGenerator(seed: seed)
-        let server = try ServerDatabase(path: ":memory:")
-        let token = try UserStore(database: server).add("alice", now: Self.start)
-        let backend = SQLiteSyncBackend(database: server)
         let count = Int.random(in: 2...5, using: &random)
         let clocks = (0..<count).map { _ in ManualClock(Self.start + Int64.random(in: -3...3, using: &random) * Self.hour) }
         let devices = try clocks.map { clock in try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { clock.now() }) }
@@ -82,17 +85,63 @@ struct ServerConvergenceTests {
         let (answer, _) = MergeOracle.answer(made)
         for (index, device) in devices.enumerated() {
             let favorites = Dictionary(uniqueKeysWithValues: try device.favorites.allObjects().map { ($0.id, $0) })
-            #expect(favorites == answer, "seed \(seed): device \(index) of \(count) differs from the merge rule's answer")
+            #expect(favorites == answer, "seed \(seed) (\(kind)): device \(index) of \(count) differs from the merge rule's answer")
         }
         // The service itself holds the answer: a new device that only pulls gets it.
         let newcomer = try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { Self.start })
         _ = try await ServerSyncSession.run(newcomer, through: transport)
         let served = Dictionary(uniqueKeysWithValues: try newcomer.favorites.allObjects().map { ($0.id, $0) })
-        #expect(served == answer, "seed \(seed): the service's favorites differ from the merge rule's answer")
+        #expect(served == answer, "seed \(seed) (\(kind)): the service's favorites differ from the merge rule's answer")
         // Every device has pulled everything: the service keeps no tombstone.
-        let tombstones = try server.queue.read { db in try db.fetchOne("SELECT count(*) FROM user_favorites WHERE removed = 1") { try $0.int(at: 0) } }
-        #expect(tombstones == 0, "seed \(seed): the service kept \(tombstones ?? -1) tombstones every device has pulled")
+        let tombstones = try await tombstoneCount()
+        #expect(tombstones == 0, "seed \(seed) (\(kind)): the service kept \(tombstones) tombstones every device has pulled")
         #expect(made.count > 50, "seed \(seed): the run made only \(made.count) changes")
+    }
+
+    /// Eight devices of one user push changes to the same fifteen favorites at once, many
+    /// with equal times: whatever order the backend runs the pushes in (PostgreSQL: in
+    /// parallel transactions), it ends with the merge rule's answer.
+    @Test(arguments: ServiceBackend.allCases)
+    func concurrentPushesOfTheSameFavoritesEndWithTheRulesAnswer(backend kind: ServiceBackend) async throws {
+        try await kind.withBackend(now: Self.start, connections: 8) { backend, token, _ in
+            let user = try #require(try await backend.authenticate(token))
+            var random = SeededGenerator(seed: 48)
+            var pushes: [(device: DeviceID, batches: [[FavoriteChange]])] = []
+            for byte in UInt8(1)...8 {
+                let device = DeviceID(bytes: [UInt8](repeating: byte, count: 16))!
+                let batches = (0..<15).map { _ in
+                    Set((0..<8).map { _ in Int.random(in: 1...15, using: &random) }).map { id in
+                        let stamp = ChangeStamp(time: HybridTimestamp(milliseconds: Self.start + Int64.random(in: 0...20, using: &random)), device: device)
+                        let state: FavoriteChange.State = Bool.random(using: &random)
+                            ? .removed : .stored(Self.object(id, ["紹介", "新しい紹介", "三つ目"].randomElement(using: &random)!))
+                        return FavoriteChange(id: id, stamp: stamp, state: state)
+                    }
+                }
+                pushes.append((device, batches))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (device, batches) in pushes {
+                    group.addTask {
+                        for batch in batches { _ = try await backend.push(batch, from: device, through: 0, seen: 0, for: user) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // What the service holds, read as a new device reads it.
+            var held: [Int: FavoriteChange] = [:]
+            var cursor: Int64 = 0
+            let reader = DeviceID(bytes: [UInt8](repeating: 0xEE, count: 16))!
+            while true {
+                let page = try await backend.pull(for: user, device: reader, after: cursor, limit: 7)
+                for (index, wire) in page.changes.enumerated() { let change = try wire.change(index: index); held[change.id] = change }
+                cursor = page.cursor
+                if !page.hasMore { break }
+            }
+            let everything = pushes.flatMap { $0.batches.joined() }
+            var favorites: [Int: StoredArchiveObject] = [:]
+            for change in held.values { if case .stored(let object) = change.state { favorites[change.id] = object } }
+            #expect(favorites == MergeOracle.answer(everything).favorites, "\(kind): the service's favorites differ from the merge rule's answer")
+        }
     }
 
     static func object(_ id: Int, _ introduction: String) -> StoredArchiveObject {
@@ -118,12 +167,12 @@ struct ServerConvergenceTests {
 /// The service's backend behind the wire format: each request and answer is encoded to
 /// JSON and decoded again, and checked as the HTTP front checks it.
 final class BackendTransport: SyncTransport {
-    let backend: SQLiteSyncBackend
+    let backend: any SyncBackend
     let user: AuthenticatedUser
     private let faults = Mutex((loseAnswer: false, failPush: false))
     private let sent = Mutex<[SyncPushRequest]>([])
 
-    init(backend: SQLiteSyncBackend, token: AccessToken) async throws {
+    init(backend: any SyncBackend, token: AccessToken) async throws {
         self.backend = backend
         guard let user = try await backend.authenticate(token) else { throw SyncTransportError.unauthorized(server: "test") }
         self.user = user

@@ -17,39 +17,43 @@ struct ServerUsersCommandTests {
         try ChildProcess.run(ServiceProcess.executable.path, arguments, environment: ServiceProcess.environment(directory), timeout: .seconds(60))
     }
 
-    @Test func addPrintsA256BitTokenOnceAndListShowsTheUser() throws {
-        let added = try run(["users", "add", "alice", "--database", database])
+    @Test(arguments: ServiceBackend.allCases)
+    func addPrintsA256BitTokenOnceAndListShowsTheUser(backend: ServiceBackend) throws {
+        let storage = try backend.newStorage(in: directory)
+        let added = try run(["users", "add", "alice"] + storage)
         #expect(added.status == 0, "\(added.stderr)")
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.hasPrefix("fa_"))
         #expect(token.count == 3 + 43, "32 random bytes in base64url: \(token)")
         #expect(added.stderr.contains("shown this once"))
         // Storage options before the subcommand work as well as after.
-        let listed = try run(["--database", database, "users", "list", "--json"])
+        let listed = try run(storage + ["users", "list", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let users = (try listed.json() as? [String: Any])?["users"] as? [[String: Any]]
         #expect(users?.first?["name"] as? String == "alice")
         #expect(users?.first?["hasToken"] as? Bool == true)
         #expect(!listed.stdout.contains(token))
         // A second token for another user differs.
-        let bob = try run(["users", "add", "bob", "--database", database]).stdout
+        let bob = try run(["users", "add", "bob"] + storage).stdout
         #expect(!bob.contains(token))
     }
 
-    @Test func mistakesAreClearErrors() throws {
-        #expect(try run(["users", "add", "alice", "--database", database]).status == 0)
-        let again = try run(["users", "add", "alice", "--database", database])
+    @Test(arguments: ServiceBackend.allCases)
+    func mistakesAreClearErrors(backend: ServiceBackend) throws {
+        let storage = try backend.newStorage(in: directory)
+        #expect(try run(["users", "add", "alice"] + storage).status == 0)
+        let again = try run(["users", "add", "alice"] + storage)
         #expect(again.status != 0)
         #expect(again.stderr.contains("exists already"), "\(again.stderr)")
         for name in ["", "a b", "ä", String(repeating: "x", count: 65), "../x"] {
-            let invalid = try run(["users", "add", name, "--database", database])
+            let invalid = try run(["users", "add", name] + storage)
             #expect(invalid.status != 0, "\(name)")
             #expect(invalid.stderr.contains("invalid user name"), "\(name): \(invalid.stderr)")
         }
-        let missing = try run(["users", "revoke", "nobody", "--database", database])
+        let missing = try run(["users", "revoke", "nobody"] + storage)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no user named nobody"))
-        let noName = try run(["users", "add", "--database", database])
+        let noName = try run(["users", "add"] + storage)
         #expect(noName.status != 0)
         #expect(noName.stderr.contains("needs a user's name"))
     }
@@ -66,5 +70,34 @@ struct ServerUsersCommandTests {
         let directoryRefused = try run(["users", "list", "--database", directory.url.path])
         #expect(directoryRefused.status != 0)
         #expect(directoryRefused.stderr.contains("a directory"), "\(directoryRefused.stderr)")
+    }
+
+    /// `--postgres` mistakes are said at once, with what PostgreSQL reported; a database
+    /// migrated by a newer server, or whose migration was changed, is refused.
+    @Test func postgresMistakesAreClearErrors() throws {
+        let postgres = try TestPostgres.server()
+        let url = try postgres.newDatabase()
+        let cases: [([String], String)] = [
+            (["--postgres", "mysql://x/y"], "not a postgres:// URL"),
+            (["--postgres", "postgres://archive@/"], "names no database"),
+            (["--postgres", "postgres://archive@/x?host=/x&color=blue"], "unknown parameter color"),
+            (["--postgres", "postgres://archive:secret@127.0.0.1:1/x?sslmode=disable"], "Connection refused"),
+            (["--postgres", "postgres://archive@/x?host=\(directory.url.path)"], "No such file or directory"),
+            (["--postgres", url.replacingOccurrences(of: "@/t", with: "@/missing_t")], "does not exist"),
+            (["--postgres", url, "--database", directory.path("s.sqlite3")], "give one"),
+        ]
+        for (storage, message) in cases {
+            let result = try run(["users", "list"] + storage)
+            #expect(result.status != 0, "\(storage)")
+            #expect(result.stderr.contains(message), "\(storage): \(result.stderr)")
+            #expect(!result.stderr.contains("secret"), "a password in an error: \(result.stderr)")
+        }
+        #expect(try run(["users", "add", "alice", "--postgres", url]).status == 0)
+        _ = try postgres.query("INSERT INTO archive_server_migrations (version, name, checksum) VALUES (999, 'future', 'x')", in: url)
+        let newer = try run(["users", "list", "--postgres", url])
+        #expect(newer.status != 0 && newer.stderr.contains("migration 999"), "\(newer.stderr)")
+        _ = try postgres.query("DELETE FROM archive_server_migrations WHERE version = 999; UPDATE archive_server_migrations SET checksum = 'changed' WHERE version = 1", in: url)
+        let changed = try run(["users", "list", "--postgres", url])
+        #expect(changed.status != 0 && changed.stderr.contains("differs from the one this archive-server ships"), "\(changed.stderr)")
     }
 }

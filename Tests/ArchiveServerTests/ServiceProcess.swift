@@ -2,23 +2,34 @@ import ArchiveSyncWire
 import Foundation
 import TestSupport
 
-/// A running `archive-server` on a database of its own in a temporary directory, on a
-/// free port; stopped (SIGTERM, then waited for) when the test ends.
+/// A running `archive-server` on a database of its own (an SQLite file in a temporary
+/// directory, or a new database on the test process's PostgreSQL), on a free port; stopped
+/// (SIGTERM, then waited for) when the test ends.
 final class ServiceProcess {
     static let executable = BuiltProduct.url(named: "archive-server")
 
     let directory: TemporaryDirectory
+    let backend: ServiceBackend
+    /// The SQLite file, or the PostgreSQL URL.
     let database: String
     let process: ChildProcess
     let url: String
 
-    /// Starts the server with `arguments` on a new database (or `database`).
-    init(arguments: [String] = [], database: String? = nil, directory: TemporaryDirectory? = nil) throws {
+    /// The storage options that name this server's database.
+    var storageArguments: [String] { backend == .sqlite ? ["--database", database] : ["--postgres", database] }
+
+    /// Starts the server with `arguments` on a new database of `backend` (or, on SQLite, `database`).
+    init(_ backend: ServiceBackend = .sqlite, arguments: [String] = [], database: String? = nil, directory: TemporaryDirectory? = nil) throws {
         let directory = try directory ?? TemporaryDirectory()
         self.directory = directory
-        self.database = database ?? directory.path("server.sqlite3")
+        self.backend = backend
+        switch backend {
+        case .sqlite: self.database = database ?? directory.path("server.sqlite3")
+        case .postgres: self.database = try database ?? TestPostgres.server().newDatabase()
+        }
+        let storage = backend == .sqlite ? ["--database", self.database] : ["--postgres", self.database]
         process = try ChildProcess(
-            Self.executable.path, ["--database", self.database, "--port", "0"] + arguments,
+            Self.executable.path, storage + ["--port", "0"] + arguments,
             environment: Self.environment(directory), streamingStdout: true)
         url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard url.hasPrefix("http://127.0.0.1:") else {
@@ -42,16 +53,17 @@ final class ServiceProcess {
     static func environment(_ directory: TemporaryDirectory) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["ARCHIVE_SERVER_DATABASE"] = nil
+        environment["ARCHIVE_SERVER_POSTGRES"] = nil
         environment["ARCHIVE_SYNC_TOKEN"] = nil
         environment["XDG_DATA_HOME"] = nil
         environment["HOME"] = directory.url.path
         return environment
     }
 
-    /// Runs `archive-server ARGUMENTS --database <this database>` and waits for it.
+    /// Runs `archive-server ARGUMENTS <this database's storage options>` and waits for it.
     @discardableResult
     func admin(_ arguments: [String]) throws -> ChildProcess.Result {
-        try ChildProcess.run(Self.executable.path, arguments + ["--database", database], environment: Self.environment(directory), timeout: .seconds(60))
+        try ChildProcess.run(Self.executable.path, arguments + storageArguments, environment: Self.environment(directory), timeout: .seconds(60))
     }
 
     /// Adds user `name` and returns its token.

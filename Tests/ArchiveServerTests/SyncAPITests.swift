@@ -9,15 +9,17 @@ import Testing
 struct SyncAPITests {
     let alice = Changes.device(0xA1), laptop = Changes.device(0xA2), tablet = Changes.device(0xA3)
 
-    @Test func healthAnswersWithoutAToken() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func healthAnswersWithoutAToken(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let response = try server.call("GET", "/health")
         #expect(response.status == 200)
         #expect(response.text == #"{"status":"ok"}"#)
     }
 
-    @Test func aPushIsPulledByTheUsersOtherDevice() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func aPushIsPulledByTheUsersOtherDevice(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         let pushed = try server.push([Changes.stored(17, at: 1_000, by: alice), Changes.removed(18, at: 1_001, by: alice)], device: alice, through: 2, token: token)
         #expect(pushed.status == 200, "\(pushed.text)")
@@ -38,8 +40,9 @@ struct SyncAPITests {
         #expect(try server.pull(device: alice, cursor: page?.cursor ?? 0, token: token).1?.pushed == 2)
     }
 
-    @Test func aRetriedPushChangesNothingTwice() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func aRetriedPushChangesNothingTwice(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         let batch = [Changes.stored(1, at: 5_000, by: alice), Changes.stored(2, at: 5_001, by: alice)]
         #expect(try server.push(batch, device: alice, through: 2, token: token).status == 200)
@@ -48,8 +51,9 @@ struct SyncAPITests {
         #expect(try server.pull(device: laptop, token: token).1?.changes.count == 2, "the feed holds each change once")
     }
 
-    @Test func theServerAppliesTheOneMergeRule() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func theServerAppliesTheOneMergeRule(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         // The laptop's later removal reaches the server first; the tablet's older heart loses.
         #expect(try server.push([Changes.removed(5, at: 9_000, by: laptop)], device: laptop, token: token).status == 200)
@@ -65,8 +69,9 @@ struct SyncAPITests {
         #expect(byID[6] == Changes.stored(6, at: 7_000, by: tablet, text: "tablet"), "0xA3… is greater than 0xA2…")
     }
 
-    @Test func pagesFollowTheCursorToTheEnd() throws {
-        let server = try ServiceProcess(arguments: ["--max-page", "3"])
+    @Test(arguments: ServiceBackend.allCases)
+    func pagesFollowTheCursorToTheEnd(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend, arguments: ["--max-page", "3"])
         let token = try server.addUser("alice")
         #expect(try server.push((1...7).map { Changes.stored($0, at: 1_000 + Int64($0), by: alice) }, device: alice, token: token).status == 200)
         var cursor: Int64 = 0
@@ -84,8 +89,9 @@ struct SyncAPITests {
         #expect(try server.pull(device: laptop, cursor: 0, limit: 4, token: token).0.status == 400, "a limit over --max-page")
     }
 
-    @Test func aTombstoneGoesOnceEveryDeviceHasPulledIt() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func aTombstoneGoesOnceEveryDeviceHasPulledIt(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         #expect(try server.push([Changes.stored(3, at: 1_000, by: laptop)], device: laptop, token: token).status == 200)
         let tabletFirst = try #require(try server.pull(device: tablet, token: token).1)
@@ -109,8 +115,9 @@ struct SyncAPITests {
         #expect(!back.reset)
     }
 
-    @Test func aCursorPastTheFeedsEndReadsItFromTheStart() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func aCursorPastTheFeedsEndReadsItFromTheStart(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         #expect(try server.push([Changes.stored(9, at: 1_000, by: alice)], device: alice, token: token).status == 200)
         let page = try #require(try server.pull(device: laptop, cursor: 1_000_000, token: token).1)
@@ -118,8 +125,9 @@ struct SyncAPITests {
         #expect(page.changes.map(\.id) == [9])
     }
 
-    @Test func theServerStopsGracefullyOnSIGTERM() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func theServerStopsGracefullyOnSIGTERM(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let result = try #require(server.stop(), "archive-server did not exit within a minute of SIGTERM")
         #expect(result.status == 0, "\(result.stderr)")
     }

@@ -16,8 +16,9 @@ struct SyncSecurityTests {
         return Dictionary(uniqueKeysWithValues: page.changes.map { ($0.id, $0) })
     }
 
-    @Test func oneUsersTokenNeverReachesAnothersFavorites() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func oneUsersTokenNeverReachesAnothersFavorites(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let alice = try server.addUser("alice"), bob = try server.addUser("bob")
         #expect(try server.push([Changes.stored(17, at: 1_000, by: device)], device: device, token: alice).status == 200)
         // Bob asks for Alice's IDs, with Alice's device, and with forged cursors: he sees only his own (nothing).
@@ -34,8 +35,9 @@ struct SyncSecurityTests {
         #expect(try server.pull(device: device, token: alice).1?.feed != server.pull(device: device, token: bob).1?.feed)
     }
 
-    @Test func everyAuthenticationFailureIsTheSameBare401() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func everyAuthenticationFailureIsTheSameBare401(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let alice = try server.addUser("alice")
         _ = try server.addUser("bob")
         let target = "\(SyncAPI.pullPath)?device=\(device)&cursor=0"
@@ -68,8 +70,9 @@ struct SyncSecurityTests {
         #expect(try server.pull(device: device, token: carol).0.status == 401)
     }
 
-    @Test func badBatchesAreRefusedWholeAndWriteNothing() throws {
-        let server = try ServiceProcess(arguments: ["--max-push", "10", "--max-body-bytes", "65536"])
+    @Test(arguments: ServiceBackend.allCases)
+    func badBatchesAreRefusedWholeAndWriteNothing(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend, arguments: ["--max-push", "10", "--max-body-bytes", "65536"])
         let token = try server.addUser("alice")
         #expect(try server.push([Changes.stored(1, at: 1_000, by: device)], device: device, token: token).status == 200)
         let valid = Changes.stored(2, at: 2_000, by: device)
@@ -130,8 +133,9 @@ struct SyncSecurityTests {
         #expect(try holdings(server, token).keys.sorted() == [1, 3])
     }
 
-    @Test func pullQueriesAreCheckedStrictly() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func pullQueriesAreCheckedStrictly(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         for query in [
             "cursor=0", "device=\(device)&cursor=-1", "device=\(device)&cursor=abc", "device=\(device)&cursor=99999999999999999999",
@@ -146,8 +150,9 @@ struct SyncSecurityTests {
         #expect(try server.call("GET", "/v1/other", token: token).status == 404)
     }
 
-    @Test func connectionsPastTheLimitAreTurnedAway() throws {
-        let server = try ServiceProcess(arguments: ["--max-connections", "2"])
+    @Test(arguments: ServiceBackend.allCases)
+    func connectionsPastTheLimitAreTurnedAway(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend, arguments: ["--max-connections", "2"])
         var first: RawHTTPConnection? = try RawHTTPConnection(url: server.url)
         let second = try RawHTTPConnection(url: server.url)
         #expect(try first?.request("/health").status == 200)
@@ -166,8 +171,9 @@ struct SyncSecurityTests {
         #expect(try second.request("/health").status == 200, "the second connection stays served")
     }
 
-    @Test func noTokenIsEverLogged() throws {
-        let server = try ServiceProcess()
+    @Test(arguments: ServiceBackend.allCases)
+    func noTokenIsEverLogged(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
         let token = try server.addUser("alice")
         _ = try server.pull(device: device, token: token)
         _ = try server.call("GET", "\(SyncAPI.pullPath)?device=\(device)&access_token=\(token)")
@@ -178,9 +184,15 @@ struct SyncSecurityTests {
         #expect(!result.stderr.contains(token), "a token in the logs")
         #expect(!result.stderr.contains(String(token.dropFirst(3).prefix(16))), "a part of a token in the logs")
         // The database holds only its hash.
-        for file in [server.database, server.database + "-wal"] {
-            let bytes = FileManager.default.contents(atPath: file) ?? Data()
-            #expect(!String(decoding: bytes, as: UTF8.self).contains(String(token.dropFirst(3))), "\(file) holds the token")
+        switch backend {
+        case .sqlite:
+            for file in [server.database, server.database + "-wal"] {
+                let bytes = FileManager.default.contents(atPath: file) ?? Data()
+                #expect(!String(decoding: bytes, as: UTF8.self).contains(String(token.dropFirst(3))), "\(file) holds the token")
+            }
+        case .postgres:
+            let dump = try TestPostgres.server().query("SELECT u::text FROM users u", in: server.database)
+            #expect(!dump.contains(String(token.dropFirst(3))) && !dump.isEmpty, "the users table holds the token: \(dump)")
         }
     }
 }

@@ -58,6 +58,13 @@ public struct SyncResponder: HTTPResponder {
     }
 
     private func route(_ request: Request, context: Context, user: inout String?) async throws -> Response {
+        // The answer to a CONNECT goes out with no length and no body (SwiftNIO frames it as a
+        // tunnel's): only the connection's end can frame it, so it is closed after the refusal.
+        if request.method == .connect {
+            var refusal = Refusal(.methodNotAllowed, "CONNECT is not served: this is not a proxy", request: request, close: true)
+            refusal.response.headers[.allow] = "GET, HEAD, POST"
+            throw refusal
+        }
         let path = request.uri.path
         if path == "/" + CatalogResponder.collection || path.hasPrefix("/" + CatalogResponder.collection + "/") {
             return try await catalog.respond(to: request, context: context)

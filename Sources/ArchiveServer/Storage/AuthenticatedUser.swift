@@ -8,4 +8,12 @@ public struct AuthenticatedUser: Sendable, Hashable {
     public let name: String
     /// The user's change feed.
     public let feed: DeviceID
+
+    /// The user `id` named `name`, whose change feed is `feed` (made by a storage backend
+    /// once the user's token is checked).
+    package init(id: Int64, name: String, feed: DeviceID) {
+        self.id = id
+        self.name = name
+        self.feed = feed
+    }
 }

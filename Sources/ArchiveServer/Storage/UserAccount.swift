@@ -10,4 +10,13 @@ public struct UserAccount: Sendable, Hashable, Codable {
     public let devices: Int
     /// When the user was added, in milliseconds since 1970.
     public let createdAt: Int64
+
+    /// A user as a storage backend reads it.
+    package init(name: String, hasToken: Bool, favorites: Int, devices: Int, createdAt: Int64) {
+        self.name = name
+        self.hasToken = hasToken
+        self.favorites = favorites
+        self.devices = devices
+        self.createdAt = createdAt
+    }
 }

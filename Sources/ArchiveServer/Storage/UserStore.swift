@@ -3,7 +3,7 @@ import SQLite
 
 /// The service's users and their tokens (`archive-server users …`): a token is shown once,
 /// when it is made, and only its SHA-256 is stored.
-public struct UserStore: Sendable {
+public struct UserStore: UserDirectory {
     let database: ServerDatabase
 
     /// The users of `database`.
@@ -85,7 +85,7 @@ public struct UserStore: Sendable {
     }
 
     /// Refuses a name that is not 1 to 64 of `A–Z a–z 0–9 . _ -`.
-    static func checkName(_ name: String) throws {
+    public static func checkName(_ name: String) throws {
         let allowed = name.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")

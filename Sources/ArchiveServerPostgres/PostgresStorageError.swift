@@ -1,0 +1,44 @@
+import ArchiveServer
+import PostgresNIO
+
+/// Why the service's PostgreSQL storage failed.
+public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
+    /// `--postgres` is not a URL the service understands.
+    case invalidURL(String)
+    /// The database holds a migration this build does not ship (a newer `archive-server`).
+    case newerSchema(version: Int, location: String)
+    /// A migration applied to the database differs from the one this build ships.
+    case migrationChanged(version: Int, location: String)
+    /// PostgreSQL, or the way to it, failed: `what` was being done.
+    case database(what: String, reason: String)
+
+    /// What failed and what to do.
+    public var description: String {
+        switch self {
+        case .invalidURL(let reason):
+            "invalid --postgres URL: \(reason)"
+        case .newerSchema(let version, let location):
+            "\(location) has migration \(version), which this archive-server does not know: it was migrated by a newer one; run that one"
+        case .migrationChanged(let version, let location):
+            "\(location): migration \(version) as applied differs from the one this archive-server ships (its checksum): the schema was changed by hand or by another build; restore it, or use the build that applied it"
+        case .database(let what, let reason):
+            "PostgreSQL failed while \(what): \(reason)"
+        }
+    }
+
+    /// `error` from PostgresNIO, said with what PostgreSQL reported (its `PSQLError`s
+    /// describe themselves generically, to keep queries out of logs).
+    static func wrapping(_ error: any Error, while what: String) -> any Error {
+        // The service's own errors (a refusal thrown inside a transaction) go up as they are.
+        if error is PostgresStorageError || error is CancellationError || error is ServerStorageError { return error }
+        guard let error = error as? PSQLError else {
+            // The pool's own: no connection could be made, or the pool was shut down.
+            return database(what: what, reason: "no connection to PostgreSQL (\(error)): check that it runs and that the URL is right")
+        }
+        var reason = "\(error.code)"
+        if let message = error.serverInfo?[.message] { reason += ": \(message)" }
+        if let state = error.serverInfo?[.sqlState] { reason += " (SQLSTATE \(state))" }
+        if let underlying = error.underlying { reason += " (\(underlying))" }
+        return database(what: what, reason: reason)
+    }
+}

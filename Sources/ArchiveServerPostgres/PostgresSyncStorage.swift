@@ -1,0 +1,343 @@
+public import ArchiveServer
+public import ArchiveStorage
+public import ArchiveSyncWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import Logging
+import PostgresNIO
+
+/// The service on PostgreSQL (`archive-server --postgres URL`): the sync API's storage and
+/// the users, through a pool of connections (`PostgresClient`).
+///
+/// The merge rule runs in PostgreSQL: a push is one `INSERT … ON CONFLICT … DO UPDATE …
+/// WHERE` over the whole batch, whose `WHERE` is ``FavoriteMerge``'s order (stamp, then
+/// device bytes, then on a tie removed before stored and the fields in byte order). Each
+/// push and pull first locks its user's row (`SELECT … FOR UPDATE`), so one user's pushes,
+/// pulls and tombstone collection take turns, while different users' run in parallel; the
+/// seqs a user's feed hands out therefore commit in order.
+///
+/// ``run()`` must be running (it runs the pool) while the storage is used.
+public final class PostgresSyncStorage: SyncBackend, UserDirectory {
+    /// Where the database is (its URL, without the password).
+    public let location: PostgresLocation
+    let client: PostgresClient
+    let logger: Logger
+    /// Unix milliseconds now (devices' `last_seen`).
+    let wallClock: @Sendable () -> Int64
+
+    /// Storage on the PostgreSQL at `location`, with at most `maximumConnections` connections;
+    /// devices' `last_seen` read from `wallClock` (Unix milliseconds; the system's clock by default).
+    public init(location: PostgresLocation, maximumConnections: Int = 20, logger: Logger, wallClock: (@Sendable () -> Int64)? = nil) {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = maximumConnections
+        self.location = location
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
+    }
+
+    /// Runs the pool until the task is cancelled.
+    public func run() async {
+        await client.run()
+    }
+
+    /// Connects once on a connection of its own (so that an unreachable PostgreSQL, a
+    /// wrong password or a missing database is said at once), then applies the missing
+    /// migrations (``PostgresMigrations``).
+    public func migrate() async throws {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: "connecting to \(location)")
+        }
+        try await PostgresMigrations.migrate(client, location: location.description, logger: logger)
+    }
+
+    /// Runs `body` with storage on `location` (at most `maximumConnections` connections),
+    /// its pool running and its schema migrated; the pool stops when `body` returns.
+    public static func with<Result: Sendable>(
+        _ location: PostgresLocation, maximumConnections: Int = 2, logger: Logger, _ body: (PostgresSyncStorage) async throws -> Result
+    ) async throws -> Result {
+        let storage = PostgresSyncStorage(location: location, maximumConnections: maximumConnections, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await storage.run() }
+            defer { group.cancelAll() }
+            try await storage.migrate()
+            return try await body(storage)
+        }
+    }
+
+    // MARK: - SyncBackend
+
+    public func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? {
+        let hash = token.hash
+        do {
+            let rows = try await client.query("""
+                SELECT id, name, encode(feed, 'hex'), encode(token_hash, 'hex') FROM users WHERE token_hash = decode(\(Hex.encode(hash)), 'hex')
+                """, logger: logger)
+            for try await (id, name, feed, stored) in rows.decode((Int64, String, String, String).self) {
+                guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = DeviceID(hex: feed) else { return nil }
+                return AuthenticatedUser(id: id, name: name, feed: feed)
+            }
+            return nil
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: "checking a token")
+        }
+    }
+
+    /// Whether PostgreSQL answers `SELECT 1` within five seconds (a pool that cannot reach
+    /// it would otherwise keep the health check waiting for a connection).
+    public func isHealthy() async -> Bool {
+        let client = self.client, logger = self.logger
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await client.query("SELECT 1", logger: logger).collect()) != nil }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(5))
+                return false
+            }
+            let answered = await group.next() ?? false
+            group.cancelAll()
+            return answered
+        }
+    }
+
+    public func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
+        let now = wallClock()
+        return try await PostgresTransaction.run(client, while: "applying a push of \(user.name)", logger: logger) { connection in
+            let (seq, collected) = try await Self.lockUser(user, on: connection, logger: logger)
+            guard seen >= collected else { throw ServerStorageError.stalePush(seen: seen, collected: collected) }
+            var summary = SyncPushResponse(applied: 0, superseded: 0, alreadyHeld: 0, pushed: 0)
+            if !changes.isEmpty {
+                let applied = try await Self.merge(changes, after: seq, for: user, on: connection, logger: logger)
+                summary.applied = applied.count
+                let others = changes.filter { !applied.contains($0.id) }
+                if !others.isEmpty {
+                    let held = try await Self.current(others.map(\.id), of: user, on: connection, logger: logger)
+                    for change in others {
+                        if held[change.id] == change { summary.alreadyHeld += 1 } else { summary.superseded += 1 }
+                    }
+                }
+                try await connection.query("UPDATE users SET seq = \(seq + Int64(changes.count)) WHERE id = \(user.id)", logger: logger)
+            }
+            try await connection.query("""
+                INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
+                VALUES (\(user.id), decode(\(device.description), 'hex'), \(through), 0, \(now))
+                ON CONFLICT (user_id, device) DO UPDATE SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen
+                """, logger: logger)
+            summary.pushed = try await Self.pushed(by: device, of: user, on: connection, logger: logger)
+            return summary
+        }
+    }
+
+    public func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
+        let now = wallClock()
+        return try await PostgresTransaction.run(client, while: "reading a pull of \(user.name)", logger: logger) { connection in
+            let latest = try await Self.lockUser(user, on: connection, logger: logger).seq
+            // A cursor past the feed's end: the device was restored from an older copy. Read from the start.
+            let reset = cursor > latest
+            let start = reset ? 0 : cursor
+            var changes: [(change: FavoriteChange, seq: Int64)] = []
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns), seq FROM user_favorites
+                WHERE user_id = \(user.id) AND seq > \(start) ORDER BY seq LIMIT \(limit + 1)
+                """, logger: logger)
+            for try await row in rows {
+                let cells = row.makeRandomAccess()
+                changes.append((try Self.change(from: cells), try cells[10].decode(Int64.self)))
+            }
+            let hasMore = changes.count > limit
+            if hasMore { changes.removeLast() }
+            let next = hasMore ? changes.last?.seq ?? start : max(latest, start)
+            try await connection.query("""
+                INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
+                VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(limit > 0 ? next : 0), \(now))
+                ON CONFLICT (user_id, device) DO UPDATE
+                SET pulled = CASE WHEN \(limit > 0) THEN excluded.pulled ELSE user_devices.pulled END, last_seen = excluded.last_seen
+                """, logger: logger)
+            if limit > 0, !hasMore {
+                // Every device of the user has pulled past these tombstones: they go, and a
+                // push made before pulling that far is refused from now on.
+                try await connection.query("""
+                    WITH everyone AS (SELECT min(pulled) AS seq FROM user_devices WHERE user_id = \(user.id)),
+                    dropped AS (
+                        DELETE FROM user_favorites WHERE user_id = \(user.id) AND removed AND seq <= (SELECT seq FROM everyone)
+                        RETURNING 1)
+                    UPDATE users SET collected = GREATEST(collected, (SELECT seq FROM everyone))
+                    WHERE id = \(user.id) AND EXISTS (SELECT 1 FROM dropped)
+                    """, logger: logger)
+            }
+            return SyncPullResponse(
+                feed: user.feed.description, changes: changes.map { WireChange($0.change) }, cursor: next,
+                hasMore: hasMore, reset: reset, pushed: try await Self.pushed(by: device, of: user, on: connection, logger: logger))
+        }
+    }
+
+    // MARK: - UserDirectory
+
+    public func add(_ name: String, now: Int64) async throws -> AccessToken {
+        try UserStore.checkName(name)
+        let token = AccessToken.generate()
+        var generator = SystemRandomNumberGenerator()
+        let feed = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let added = try await rows("adding user \(name)", """
+            INSERT INTO users (name, token_hash, feed, created_at)
+            VALUES (\(name), decode(\(Hex.encode(token.hash)), 'hex'), decode(\(Hex.encode(feed)), 'hex'), \(now))
+            ON CONFLICT (name) DO NOTHING RETURNING id
+            """)
+        guard added > 0 else { throw ServerStorageError.userExists(name) }
+        return token
+    }
+
+    public func issueToken(for name: String) async throws -> AccessToken {
+        let token = AccessToken.generate()
+        guard try await rows("giving \(name) a token", "UPDATE users SET token_hash = decode(\(Hex.encode(token.hash)), 'hex') WHERE name = \(name) RETURNING id") > 0 else {
+            throw ServerStorageError.noSuchUser(name)
+        }
+        return token
+    }
+
+    public func revoke(_ name: String) async throws {
+        guard try await rows("revoking \(name)'s token", "UPDATE users SET token_hash = NULL WHERE name = \(name) RETURNING id") > 0 else {
+            throw ServerStorageError.noSuchUser(name)
+        }
+    }
+
+    public func remove(_ name: String) async throws {
+        guard try await rows("removing \(name)", "DELETE FROM users WHERE name = \(name) RETURNING id") > 0 else {
+            throw ServerStorageError.noSuchUser(name)
+        }
+    }
+
+    public func list() async throws -> [UserAccount] {
+        do {
+            var users: [UserAccount] = []
+            let rows = try await client.query("""
+                SELECT name, token_hash IS NOT NULL, created_at,
+                    (SELECT count(*) FROM user_favorites f WHERE f.user_id = users.id AND NOT f.removed),
+                    (SELECT count(*) FROM user_devices d WHERE d.user_id = users.id)
+                FROM users ORDER BY name COLLATE "C"
+                """, logger: logger)
+            for try await (name, hasToken, createdAt, favorites, devices) in rows.decode((String, Bool, Int64, Int64, Int64).self) {
+                users.append(UserAccount(name: name, hasToken: hasToken, favorites: Int(favorites), devices: Int(devices), createdAt: createdAt))
+            }
+            return users
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: "listing the users")
+        }
+    }
+
+    /// Runs `query` and counts the rows it returns.
+    private func rows(_ what: String, _ query: PostgresQuery) async throws -> Int {
+        do {
+            return try await client.query(query, logger: logger).collect().count
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: what)
+        }
+    }
+
+    // MARK: - Statements
+
+    /// The columns a change is read from, in ``change(from:)``'s order.
+    static let columns = "id, stamp, encode(device, 'hex'), removed, photo_url, category, dish_name, shop_name, introduction, stored_at"
+
+    /// Locks `user`'s row for this transaction and reads its seq and tombstone horizon.
+    private static func lockUser(_ user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> (seq: Int64, collected: Int64) {
+        let rows = try await connection.query("SELECT seq, collected FROM users WHERE id = \(user.id) FOR UPDATE", logger: logger)
+        for try await state in rows.decode((Int64, Int64).self) { return state }
+        // Removed since its token was checked: nothing is read or written.
+        throw ServerStorageError.noSuchUser(user.name)
+    }
+
+    /// Merges `changes` (one per favorite) into `user`'s favorites in one statement, the
+    /// rule in its `WHERE`; the i-th change, when it wins, takes seq `after + i`. Returns
+    /// the IDs of the changes that won.
+    private static func merge(_ changes: [FavoriteChange], after seq: Int64, for user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> Set<Int> {
+        var ids: [Int64] = [], stamps: [Int64] = [], devices: [String] = [], removed: [Bool] = []
+        var texts: [[String]] = Array(repeating: [], count: 5), storedAt: [Int64] = []
+        for change in changes {
+            ids.append(Int64(change.id))
+            stamps.append(change.stamp.time.rawValue)
+            devices.append(change.stamp.device.description)
+            switch change.state {
+            case .stored(let object):
+                removed.append(false)
+                for (index, text) in [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction].enumerated() {
+                    texts[index].append(text)
+                }
+                storedAt.append(object.storedAt.millisecondsSince1970)
+            case .removed:
+                removed.append(true)
+                for index in texts.indices { texts[index].append("") }
+                storedAt.append(0)
+            }
+        }
+        let rows = try await connection.query("""
+            INSERT INTO user_favorites AS f (user_id, id, stamp, device, seq, removed, photo_url, category, dish_name, shop_name, introduction, stored_at)
+            SELECT \(user.id), c.id, c.stamp, decode(c.device, 'hex'), \(seq) + c.n, c.removed,
+                CASE WHEN c.removed THEN NULL ELSE c.photo_url END, CASE WHEN c.removed THEN NULL ELSE c.category END,
+                CASE WHEN c.removed THEN NULL ELSE c.dish_name END, CASE WHEN c.removed THEN NULL ELSE c.shop_name END,
+                CASE WHEN c.removed THEN NULL ELSE c.introduction END, CASE WHEN c.removed THEN NULL ELSE c.stored_at END
+            FROM unnest(\(ids)::bigint[], \(stamps)::bigint[], \(devices)::text[], \(removed)::boolean[],
+                        \(texts[0])::text[], \(texts[1])::text[], \(texts[2])::text[], \(texts[3])::text[], \(texts[4])::text[],
+                        \(storedAt)::bigint[]) WITH ORDINALITY
+                AS c (id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at, n)
+            ON CONFLICT (user_id, id) DO UPDATE SET
+                stamp = excluded.stamp, device = excluded.device, seq = excluded.seq, removed = excluded.removed,
+                photo_url = excluded.photo_url, category = excluded.category, dish_name = excluded.dish_name,
+                shop_name = excluded.shop_name, introduction = excluded.introduction, stored_at = excluded.stored_at
+            WHERE (excluded.stamp, excluded.device) > (f.stamp, f.device)
+               OR ((excluded.stamp, excluded.device) = (f.stamp, f.device) AND NOT excluded.removed
+                   AND (f.removed OR (excluded.photo_url, excluded.category, excluded.dish_name, excluded.shop_name, excluded.introduction, excluded.stored_at)
+                                   > (f.photo_url, f.category, f.dish_name, f.shop_name, f.introduction, f.stored_at)))
+            RETURNING id
+            """, logger: logger)
+        var applied: Set<Int> = []
+        for try await row in rows { applied.insert(Int(try row.makeRandomAccess()[0].decode(Int64.self))) }
+        return applied
+    }
+
+    /// The states `user` holds for `ids`, by ID.
+    private static func current(_ ids: [Int], of user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> [Int: FavoriteChange] {
+        var held: [Int: FavoriteChange] = [:]
+        let rows = try await connection.query("""
+            SELECT \(unescaped: columns) FROM user_favorites WHERE user_id = \(user.id) AND id = ANY(\(ids.map(Int64.init))::bigint[])
+            """, logger: logger)
+        for try await row in rows {
+            let change = try change(from: row.makeRandomAccess())
+            held[change.id] = change
+        }
+        return held
+    }
+
+    private static func pushed(by device: DeviceID, of user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            "SELECT pushed FROM user_devices WHERE user_id = \(user.id) AND device = decode(\(device.description), 'hex')", logger: logger)
+        for try await row in rows { return try row.makeRandomAccess()[0].decode(Int64.self) }
+        return 0
+    }
+
+    /// The change a row holds (its first columns: ``columns``).
+    private static func change(from row: PostgresRandomAccessRow) throws -> FavoriteChange {
+        let id = try row[0].decode(Int64.self), stamp = try row[1].decode(Int64.self)
+        let deviceHex = try row[2].decode(String.self), removed = try row[3].decode(Bool.self)
+        let photoUrl = try row[4].decode(String?.self), category = try row[5].decode(String?.self)
+        let dishName = try row[6].decode(String?.self), shopName = try row[7].decode(String?.self)
+        let introduction = try row[8].decode(String?.self), storedAt = try row[9].decode(Int64?.self)
+        guard let device = DeviceID(hex: deviceHex) else {
+            throw ServerStorageError.damagedRow("favorite \(id) has a device ID that is not 16 bytes")
+        }
+        let changeStamp = ChangeStamp(time: HybridTimestamp(rawValue: stamp), device: device)
+        if removed { return FavoriteChange(id: Int(id), stamp: changeStamp, state: .removed) }
+        guard let photoUrl, let category, let dishName, let shopName, let introduction, let storedAt else {
+            throw ServerStorageError.damagedRow("stored favorite \(id) has a field that is NULL")
+        }
+        let object = StoredArchiveObject(
+            id: Int(id), photoUrl: photoUrl, category: category, dishName: dishName, shopName: shopName,
+            introduction: introduction, storedAt: Date(millisecondsSince1970: storedAt))
+        return FavoriteChange(id: Int(id), stamp: changeStamp, state: .stored(object))
+    }
+}

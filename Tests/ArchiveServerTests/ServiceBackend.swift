@@ -1,0 +1,50 @@
+import ArchiveServer
+import ArchiveServerPostgres
+import Logging
+import SQLite
+import TestSupport
+import Testing
+
+/// Where a test's service keeps its data: the same tests run on both.
+enum ServiceBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The embedded SQLite database (`--database`, the default).
+    case sqlite
+    /// PostgreSQL (`--postgres`): a new database on the test process's own server (``TestPostgres``).
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// Storage options naming a new, empty database of this kind.
+    func newStorage(in directory: TemporaryDirectory) throws -> [String] {
+        switch self {
+        case .sqlite: ["--database", directory.path("server.sqlite3")]
+        case .postgres: ["--postgres", try TestPostgres.server().newDatabase()]
+        }
+    }
+
+    /// Runs `body` with a new, empty backend of this kind, user `alice` added, her token,
+    /// and a way to count the tombstones the backend keeps.
+    func withBackend(
+        now: Int64, connections: Int = 2, _ body: (any SyncBackend, AccessToken, _ tombstones: () async throws -> Int) async throws -> Void
+    ) async throws {
+        switch self {
+        case .sqlite:
+            let server = try ServerDatabase(path: ":memory:")
+            let token = try UserStore(database: server).add("alice", now: now)
+            try await body(SQLiteSyncBackend(database: server), token) {
+                try server.queue.read { db in try db.fetchOne("SELECT count(*) FROM user_favorites WHERE removed = 1") { try $0.int(at: 0) } } ?? -1
+            }
+        case .postgres:
+            let postgres = try TestPostgres.server()
+            let url = try postgres.newDatabase()
+            var logger = Logger(label: "tests")
+            logger.logLevel = .warning
+            try await PostgresSyncStorage.with(try PostgresLocation(url: url), maximumConnections: connections, logger: logger) { storage in
+                let token = try await storage.add("alice", now: now)
+                try await body(storage, token) {
+                    Int(try postgres.query("SELECT count(*) FROM user_favorites WHERE removed", in: url)) ?? -1
+                }
+            }
+        }
+    }
+}
