@@ -298,7 +298,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveTUITests",
-            dependencies: ["ArchiveTUI", "ArchiveCLI", "ArchiveCore", "ArchiveAPI", "ArchiveStorage", "TestSupport"],
+            dependencies: ["ArchiveTUI", "ArchiveCLI", "ArchiveServerCLI", "ArchiveCore", "ArchiveAPI", "ArchiveStorage", "TestSupport"],
             exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),

@@ -24,6 +24,8 @@ public struct ArchiveEnvironment: Sendable {
     /// Syncs this database with a peer, both ways: another database file (``SyncSession``),
     /// or a sync service, which the front reaches with its token (`ServerSyncSession`).
     public var sync: @Sendable (SyncPeer) async throws -> SyncSession.Summary
+    /// When this database last finished a sync, and the changes it made since.
+    public var syncStatus: @Sendable () async throws -> SyncStatus
 
     /// Creates an environment from its parts.
     public init(
@@ -33,7 +35,8 @@ public struct ArchiveEnvironment: Sendable {
         settingsRepository: any SettingsRepository = UnavailableSettingsRepository(),
         now: @escaping @Sendable () -> Date = { Date() },
         dataVersion: @escaping @Sendable () throws -> Int = { 0 },
-        sync: @escaping @Sendable (SyncPeer) async throws -> SyncSession.Summary = { _ in throw SyncUnavailable() }
+        sync: @escaping @Sendable (SyncPeer) async throws -> SyncSession.Summary = { _ in throw SyncUnavailable() },
+        syncStatus: @escaping @Sendable () async throws -> SyncStatus = { throw SyncUnavailable() }
     ) {
         self.requestArchiveRepository = requestArchiveRepository
         self.storedArchiveDataRepository = storedArchiveDataRepository
@@ -42,6 +45,7 @@ public struct ArchiveEnvironment: Sendable {
         self.now = now
         self.dataVersion = dataVersion
         self.sync = sync
+        self.syncStatus = syncStatus
     }
 
     /// The repositories of `database` and the catalog `api` (the bundled one by default);
@@ -54,14 +58,18 @@ public struct ArchiveEnvironment: Sendable {
             requestArchiveRepository: api, storedArchiveDataRepository: database.favorites,
             onboardingRepository: database.onboarding, settingsRepository: database.settings, dataVersion: { try database.dataVersion() },
             sync: { peer in
+                let summary: SyncSession.Summary
                 switch peer {
                 case .file(let path):
-                    return try SyncSession.run(database, with: SyncSession.openOther(path, besides: database))
+                    summary = try SyncSession.run(database, with: SyncSession.openOther(path, besides: database))
                 case .server(let url):
                     guard let syncServer else { throw SyncUnavailable() }
-                    return try await syncServer(url)
+                    summary = try await syncServer(url)
                 }
-            })
+                try database.recordSync(at: Date())
+                return summary
+            },
+            syncStatus: { try database.syncStatus() })
     }
 }
 

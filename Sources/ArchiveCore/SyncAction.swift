@@ -8,4 +8,8 @@ public enum SyncAction: Sendable, Equatable {
     case finished(SyncPeer, summary: SyncSession.Summary)
     /// The sync failed; what it had not committed is untouched.
     case failed(SyncPeer, message: String)
+    /// Read when this database last synced and the changes waiting (``SyncStatus``).
+    case refreshStatus
+    /// The status read.
+    case status(SyncStatus)
 }

@@ -16,6 +16,10 @@ public enum SyncReducer {
             state.isSyncing = false
             state.peer = peer
             state.errorMessage = message
+        case .refreshStatus:
+            break
+        case .status(let status):
+            state.status = status
         }
     }
 }

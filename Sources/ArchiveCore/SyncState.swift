@@ -10,6 +10,9 @@ public struct SyncState: Sendable, Equatable {
     public var lastSummary: SyncSession.Summary?
     /// Why the last sync failed.
     public var errorMessage: String?
+    /// When this database last finished a sync and the changes waiting, as last read
+    /// (`nil`: not read yet, or this store has no database).
+    public var status: SyncStatus?
 
     /// No sync yet.
     public init() {}

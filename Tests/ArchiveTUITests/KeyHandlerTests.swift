@@ -91,6 +91,26 @@ struct KeyHandlerTests {
         #expect(view.mode == .archive)
     }
 
+    /// ^S (or F5) syncs with the kept server, in either view, unless a sync runs; without
+    /// a server it leaves a notice, which the next key clears.
+    @Test func controlSSyncsWithTheKeptServer() {
+        var view = Fixtures.view(focus: .search, query: "")
+        #expect(press(.control("s"), view: &view, state: AppState()) == [])
+        #expect(view.notice?.contains("archive settings set syncServer") == true)
+        _ = press(.down, view: &view, state: AppState())
+        #expect(view.notice == nil)
+
+        var state = AppState()
+        state.settingsState.entries = [SettingEntry(setting: .syncServer, storedValue: .string("http://127.0.0.1:8080"))]
+        let sync: [TUICommand] = [.dispatch(.sync(.start(.server(url: "http://127.0.0.1:8080"))))]
+        #expect(press(.control("s"), view: &view, state: state) == sync)
+        view.mode = .favorites
+        #expect(press(.function(5), view: &view, state: state) == sync)
+        #expect(view.query.isEmpty, "^S is not typed into a field")
+        state.syncState.isSyncing = true
+        #expect(press(.control("s"), view: &view, state: state) == [], "one sync at a time")
+    }
+
     @Test func anyKeyDismissesTheOnboardingOverlay() {
         let state = Fixtures.reduce(.onboarding(.show))
         var view = Fixtures.view()

@@ -1,3 +1,6 @@
+import ArchiveCore
+import ArchiveStorage
+import Foundation
 @testable import ArchiveTUI
 import Testing
 
@@ -55,5 +58,31 @@ struct ScreenBufferTests {
         ArchiveScreen.writeHighlighted(&buffer, "チーズとチーズ", keyword: "チーズ", x: 0, y: 0, base: .plain, limit: 30)
         let highlighted = (0..<14).map { buffer[$0, 0].style == .highlight }
         #expect(highlighted == Array(repeating: true, count: 6) + [false, false] + Array(repeating: true, count: 6))
+    }
+
+    /// The title bar's right end says where sync stands: nothing for a database that
+    /// never synced and keeps no server; then when it last synced and what waits, a sync
+    /// under way, a failed one, or ^S's notice.
+    @Test func theTitleBarSaysWhereSyncStands() {
+        var state = AppState()
+        var view = ViewState()
+        func title() -> String { ArchiveScreen.render(state: state, view: view, width: 100, height: 24).line(0) }
+        state.syncState.status = SyncStatus(lastSync: nil, waiting: 3)
+        #expect(!title().contains("⇅"), "no server, never synced: \(title())")
+        state.settingsState.entries = [SettingEntry(setting: .syncServer, storedValue: .string("http://127.0.0.1:8080"))]
+        #expect(title().contains("⇅ not synced yet · 3 waiting"), "\(title())")
+        let noon = Calendar.current.date(from: DateComponents(year: 2026, month: 11, day: 27, hour: 12, minute: 5)) ?? Date()
+        state.syncState.status = SyncStatus(lastSync: noon, waiting: 1_234)
+        #expect(title().contains("⇅ synced 12:05 · 1,234 waiting"), "\(title())")
+        state.syncState.isSyncing = true
+        #expect(title().contains("⇅ syncing…"), "\(title())")
+        state.syncState.isSyncing = false
+        state.syncState.errorMessage = "cannot reach http://127.0.0.1:8080\u{1B}]0;x\u{07}"
+        #expect(title().contains("⇅ sync failed (^S: again): cannot reach"), "\(title())")
+        #expect(!title().contains("\u{1B}"), "a server's text drawn raw: \(title())")
+        view.notice = "no sync server: archive settings set syncServer URL"
+        #expect(title().contains("no sync server"), "\(title())")
+        // Too narrow for it beside the title: left out rather than drawn over the tabs.
+        #expect(!ArchiveScreen.render(state: state, view: view, width: 40, height: 12).line(0).contains("sync"))
     }
 }

@@ -294,6 +294,61 @@ struct TUIEndToEndTests {
         #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
     }
 
+    /// The TUI syncs with the kept server: at start (the background sync), and on ^S; the
+    /// title bar says when it last synced and how many changes wait; a heart made in the
+    /// TUI waits until the next sync, which sends it to the other device.
+    @Test func theTUISyncsWithTheServerInTheBackgroundAndOnCtrlS() throws {
+        let archive = BuiltProduct.url(named: "archive").path
+        let serverDirectory = try TemporaryDirectory()
+        let serverDatabase = serverDirectory.path("server.sqlite3")
+        let service = BuiltProduct.url(named: "archive-server").path
+        let added = try ChildProcess.run(service, ["users", "add", "alice", "--database", serverDatabase])
+        try #require(added.status == 0, "\(added.stderr)")
+        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let serving = try ChildProcess(service, ["--database", serverDatabase, "--port", "0"], streamingStdout: true)
+        defer {
+            serving.signal(SIGTERM)
+            serving.wait()
+        }
+        let url = try #require(serving.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines))
+        // The phone hearts 1 and syncs; the TUI's database has never synced.
+        let phone = directory.path("phone.sqlite3"), database = directory.path("tui-sync.sqlite3")
+        for arguments in [["add", "1"], ["sync", "--server", url, "--token", token]] {
+            let result = try ChildProcess.run(archive, arguments + ["--database", phone])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try dismissOnboarding(in: database)
+        #expect(try ChildProcess.run(archive, ["settings", "set", "syncServer", url, "--database", database]).status == 0)
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        // No server kept: ^S says how to keep one (another database).
+        let bare = directory.path("bare.sqlite3")
+        try dismissOnboarding(in: bare)
+        var pane = try start("'\(tui)' --database '\(bare)'")
+        try waitForScreen("the catalog", on: pane) { $0.contains("66 dishes, 0 ♥") }
+        try tmux("send-keys", "-t", session, "C-s")
+        try waitForScreen("the notice", on: pane) { $0.contains("no sync server") }
+        try quit(pane)
+
+        pane = try start("'\(tui)' --database '\(database)' --token '\(token)' --sync-every 3600")
+        // The sync at start brings the phone's heart and says so.
+        try waitForScreen("the background sync", on: pane) { $0.contains("66 dishes, 1 ♥") && $0.contains("♥ 親子丼") && $0.contains("· 0 waiting") }
+        // A heart here waits for the next sync.
+        try tmux("send-keys", "-t", session, "Down")
+        try tmux("send-keys", "-t", session, "Down")
+        try tmux("send-keys", "-t", session, "Space")
+        try waitForScreen("the change waiting", on: pane) { $0.contains("66 dishes, 2 ♥") && $0.contains("· 1 waiting") }
+        try tmux("send-keys", "-t", session, "C-s")
+        try waitForScreen("the sync on ^S", on: pane) { $0.contains("· 0 waiting") }
+        try quit(pane)
+        // The phone gets it.
+        let phoneSync = try ChildProcess.run(archive, ["sync", "--server", url, "--token", token, "--database", phone])
+        #expect(phoneSync.status == 0, "\(phoneSync.stderr)")
+        let favorites = try ChildProcess.run(archive, ["favorites", "--json", "--database", phone])
+        let json = try JSONSerialization.jsonObject(with: Data(favorites.stdout.utf8)) as? [String: Any]
+        #expect((json?["favorites"] as? [[String: Any]])?.count == 2, "\(favorites.stdout)")
+    }
+
     /// Offline-first, the favorites filter, the remembered view and the action
     /// log, in one session of the real TUI against a catalog that cannot be reached.
     @Test func offlineBannerFavoritesFilterRememberedViewAndActionLog() throws {

@@ -66,8 +66,14 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         name: "syncServer", type: .string, defaultValue: .string(""),
         summary: "the archive-server `archive sync` uses when given no PATH (\"\" for none; the token is never a setting)")
 
+    /// When this database last finished a sync (with a file or a service); written by the sync.
+    public static let lastSync = ArchiveSetting(
+        name: "lastSync", type: .date, defaultValue: nil,
+        summary: "when this database last finished a sync (archive sync, the TUI)",
+        readOnlyReason: "each sync that finishes writes it")
+
     /// Every setting, in the order `settings list` prints them.
-    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, syncServer, deviceID]
+    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, syncServer, lastSync, deviceID]
 
     /// The setting named `name`, or ``SettingsError/unknownKey(_:known:)``.
     public static func named(_ name: String) throws(SettingsError) -> ArchiveSetting {

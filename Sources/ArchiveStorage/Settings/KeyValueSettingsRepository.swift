@@ -90,6 +90,27 @@ public struct KeyValueSettingsRepository: SettingsRepository {
         }
     }
 
+    /// The key under which a finished sync records how far this database's change feed
+    /// had gone (what ``syncStatus(changesSince:)`` counts from): not a setting, as no
+    /// one sets it by hand.
+    static let lastSyncSeqKey = KeyValueStore.Key<Int>("lastSyncSeq", default: 0)
+
+    /// Records a sync that finished at `date`, when this database's feed ended at `seq`.
+    func recordSync(at date: Date, seq: Int64) throws {
+        try store.queue.write { _ in
+            try write(.date(date), for: .lastSync)
+            try store.set(Int(seq), for: Self.lastSyncSeqKey)
+        }
+    }
+
+    /// When the last sync finished (`nil`: never), and the feed's end then.
+    func lastSyncRecord() throws -> (date: Date?, seq: Int64) {
+        try store.queue.snapshot { _ in
+            let date: Date? = if case .date(let date)? = try? storedValue(of: .lastSync) { date } else { nil }
+            return (date, Int64(try store.value(for: Self.lastSyncSeqKey)))
+        }
+    }
+
     // MARK: - Typed access
 
     private func storedValue(of setting: ArchiveSetting) throws -> SettingValue? {

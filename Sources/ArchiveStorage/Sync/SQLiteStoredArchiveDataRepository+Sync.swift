@@ -56,6 +56,17 @@ extension SQLiteStoredArchiveDataRepository {
         return (summary, ledger.seq >= firstSeq ? firstSeq...ledger.seq : nil)
     }
 
+    /// How many of the changes after `seq` in this database's feed it made itself (not
+    /// received): read through the feed's seq indexes.
+    public func localChangeCount(since seq: Int64) throws -> Int {
+        try queue.snapshot { db in
+            try db.fetchOne("""
+                SELECT (SELECT count(*) FROM archive_objects WHERE seq > ?1 AND device = ?2)
+                     + (SELECT count(*) FROM archive_tombstones WHERE seq > ?1 AND device = ?2)
+                """, seq, SyncLedger.localDeviceRef) { try $0.int(at: 0) } ?? 0
+        }
+    }
+
     /// How many removals this database remembers (tombstones).
     public func tombstoneCount() throws -> Int {
         try queue.read { db in try db.fetchOne("SELECT count(*) FROM archive_tombstones") { try $0.int(at: 0) } ?? 0 }

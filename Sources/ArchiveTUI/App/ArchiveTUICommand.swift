@@ -11,6 +11,20 @@ struct ArchiveTUICommand: AsyncParsableCommand {
 
     @OptionGroup var options: ArchiveOptions
 
+    @Option(name: .customLong("sync-every"), help: ArgumentHelp(
+        "With a sync server kept (archive settings set syncServer URL): sync at start and then this often; 0: only on ^S.",
+        valueName: "seconds"))
+    var syncEvery: Double = 300
+
+    @Option(help: ArgumentHelp("The sync service's token (else ARCHIVE_SYNC_TOKEN, or the token file beside the database).", valueName: "token"))
+    var token: String?
+
+    func validate() throws {
+        guard syncEvery.isFinite, syncEvery == 0 || (10...86_400).contains(syncEvery) else {
+            throw ValidationError("--sync-every must be 0 (never) or between 10 and 86400 seconds, got \(syncEvery)")
+        }
+    }
+
     /// Runs the command; an error's message reaches stderr with its control characters made visible.
     static func main() async {
         await terminalSafeMain()
@@ -18,12 +32,14 @@ struct ArchiveTUICommand: AsyncParsableCommand {
 
     func run() async throws {
         // The screen is the terminal's while the TUI runs: a stopped log is reported after.
-        try await Self.start(session: ArchiveSession(location: options.location(), actionLogFailure: { _ in }))
+        var session = try ArchiveSession(location: options.location(), actionLogFailure: { _ in })
+        session.syncToken = token
+        try await Self.start(session: session, syncInterval: syncEvery > 0 ? .milliseconds(Int(syncEvery * 1000)) : nil)
     }
 
     @MainActor
-    private static func start(session: ArchiveSession) async throws {
-        try await TUIApp(session: session).run()
+    private static func start(session: ArchiveSession, syncInterval: Duration?) async throws {
+        try await TUIApp(session: session, syncInterval: syncInterval).run()
         if let failure = session.actionLog?.failure { ArchiveSession.warnOnStandardError(failure) }
     }
 }

@@ -12,6 +12,8 @@ final class TUIApp {
         case stateChanged
         case tick
         case searchPause(generation: Int)
+        /// Time for a background sync.
+        case syncDue
     }
 
     /// How long after the last keystroke a typed keyword is searched.
@@ -29,8 +31,12 @@ final class TUIApp {
     /// The pause after the last keystroke in the search field, until it searches.
     private var pendingSearchPause: Task<Void, Never>?
 
-    init(session: ArchiveSession) {
+    /// How often to sync in the background when a server is kept (`nil`: only on ^S).
+    private let syncInterval: Duration?
+
+    init(session: ArchiveSession, syncInterval: Duration? = nil) {
         self.session = session
+        self.syncInterval = syncInterval
         self.store = session.makeStore()
         (events, send) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
     }
@@ -51,6 +57,8 @@ final class TUIApp {
             for command in KeyHandler.toggleMode(&view) { _ = perform(command) }
         }
         store.dispatch(.watchExternalChanges(interval: Self.externalChangeInterval))
+        store.dispatch(.sync(.refreshStatus))
+        startBackgroundSync()
         loadCategories()
         render()
         // The screen is drawn again only when an event changed something: an idle TUI
@@ -109,6 +117,19 @@ final class TUIApp {
         }
     }
 
+    /// With a sync server kept and an interval: a sync now, then one every interval (each
+    /// skipped while one is under way, or when the server setting is gone).
+    private func startBackgroundSync() {
+        guard let interval = syncInterval, KeyHandler.syncServer(in: store.state) != nil else { return }
+        let send = self.send
+        Task {
+            while !Task.isCancelled {
+                send.yield(.syncDue)
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
+            }
+        }
+    }
+
     private func loadCategories() {
         let api = session.api
         let send = self.send
@@ -145,6 +166,9 @@ final class TUIApp {
             let busy = store.state.archiveState.isLoading || store.state.favoritesState.isLoading
             guard busy else { return .unchanged }
             view.spinnerFrame += 1
+        case .syncDue:
+            guard let server = KeyHandler.syncServer(in: store.state), !store.state.syncState.isSyncing else { return .unchanged }
+            store.dispatch(.sync(.start(.server(url: server))))
         case .searchPause(let generation):
             let commands = KeyHandler.searchPauseEnded(generation: generation, view: view, state: store.state)
             guard !commands.isEmpty else { return .unchanged }

@@ -19,8 +19,12 @@ enum KeyHandler {
             view.showHelp = false
             return []
         }
+        view.notice = nil
         if key == .control("t") || key == .function(2) {
             return toggleMode(&view)
+        }
+        if key == .control("s") || key == .function(5) {
+            return syncNow(view: &view, state: state)
         }
         switch view.mode {
         case .archive:
@@ -28,6 +32,25 @@ enum KeyHandler {
         case .favorites:
             return handleFavorites(key, view: &view, state: state.favoritesState, layout: layout)
         }
+    }
+
+    /// ^S: a sync with the kept `syncServer`, unless one is under way; without a server,
+    /// a notice saying how to name one.
+    static func syncNow(view: inout ViewState, state: AppState) -> [TUICommand] {
+        guard let server = syncServer(in: state) else {
+            view.notice = "no sync server: archive settings set syncServer URL"
+            return []
+        }
+        guard !state.syncState.isSyncing else { return [] }
+        return [.dispatch(.sync(.start(.server(url: server))))]
+    }
+
+    /// The `syncServer` setting as last read, when it names one.
+    static func syncServer(in state: AppState) -> String? {
+        guard let entry = state.settingsState.entries.first(where: { $0.setting == .syncServer }),
+              case .string(let url)? = entry.value, !url.isEmpty
+        else { return nil }
+        return url
     }
 
     /// The pause after typing ended: search if the query is still the one typed and differs from the searched one.

@@ -26,4 +26,6 @@ struct ViewState: Equatable, Sendable {
     var isEditingFavoritesFilter = false
     var showHelp = false
     var spinnerFrame = 0
+    /// A one-line notice in the title bar until the next key (why ^S did not sync).
+    var notice: String?
 }

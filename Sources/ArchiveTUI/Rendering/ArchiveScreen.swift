@@ -12,6 +12,7 @@ enum ArchiveScreen {
         guard width > 0, height > 0 else { return buffer }
         let layout = Layout(width: width, height: height)
         drawTitle(&buffer, view: view)
+        drawSync(&buffer, state: state, view: view)
         switch view.mode {
         case .archive: drawArchive(&buffer, state: state.archiveState, view: view, layout: layout)
         case .favorites: drawFavorites(&buffer, state: state.favoritesState, view: view, layout: layout)
@@ -34,6 +35,37 @@ enum ArchiveScreen {
             let style = view.mode == mode ? Style(bold: true, reverse: true, underline: true) : .reverse
             x = buffer.write(label, x: x + 1, y: Layout.titleRow, style: style)
         }
+    }
+
+    /// Sync, at the title bar's right end: under way, failed, or when it last finished and
+    /// the changes waiting; nothing for a database that never synced and has no server.
+    private static func drawSync(_ buffer: inout ScreenBuffer, state: AppState, view: ViewState) {
+        let sync = state.syncState
+        let text: String
+        if let notice = view.notice {
+            text = notice
+        } else if sync.isSyncing {
+            text = "⇅ syncing…"
+        } else if let message = sync.errorMessage {
+            text = "⇅ sync failed (^S: again): \(message)"  // the buffer makes it terminal-safe
+        } else if let status = sync.status, status.lastSync != nil || KeyHandler.syncServer(in: state) != nil {
+            let when = status.lastSync.map { "synced \(clockTime($0))" } ?? "not synced yet"
+            text = "⇅ \(when) · \(grouped(status.waiting)) waiting"
+        } else {
+            return
+        }
+        let shown = DisplayWidth.truncate(text, to: max(0, buffer.width / 2 - 1))
+        let x = buffer.width - DisplayWidth.of(shown) - 1
+        guard x > 30 else { return }
+        let style = sync.errorMessage != nil && view.notice == nil && !sync.isSyncing ? Style(bold: true, reverse: true) : .reverse
+        buffer.write(shown, x: x, y: Layout.titleRow, style: style)
+    }
+
+    /// `date`'s hour and minute in the local time zone ("09:05").
+    static func clockTime(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+        let pad = { (number: Int) in number < 10 ? "0\(number)" : "\(number)" }
+        return pad(parts.hour ?? 0) + ":" + pad(parts.minute ?? 0)
     }
 
     private static func drawHelpBar(_ buffer: inout ScreenBuffer, view: ViewState, layout: Layout) {
@@ -280,6 +312,7 @@ enum ArchiveScreen {
             "↑↓ PgUp  move in the list",
             "r        retry a failed search",
             "^T F2    Archive / Favorites",
+            "^S F5    sync with the server",
             "d        remove a favorite",
             "/        filter the favorites",
             "q ^C     quit",
