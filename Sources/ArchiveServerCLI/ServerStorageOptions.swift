@@ -34,7 +34,13 @@ struct ServerStorageOptions: ParsableArguments {
             throw ValidationError("--database and --postgres name two places for the service's data: give one")
         }
         var url = postgres
-        if url == nil, database == nil, let value = getenv("ARCHIVE_SERVER_POSTGRES"), value.pointee != 0 { url = String(cString: value) }
+        if url == nil, database == nil, let value = getenv("ARCHIVE_SERVER_POSTGRES"), value.pointee != 0 {
+            // Both variables set: which store the data goes to must not be a guess.
+            if let path = getenv("ARCHIVE_SERVER_DATABASE"), path.pointee != 0 {
+                throw ValidationError("ARCHIVE_SERVER_DATABASE and ARCHIVE_SERVER_POSTGRES name two places for the service's data: unset one, or give --database or --postgres")
+            }
+            url = String(cString: value)
+        }
         guard let url else { return nil }
         do {
             return try PostgresLocation(url: url)

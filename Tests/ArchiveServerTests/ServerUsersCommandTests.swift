@@ -13,8 +13,9 @@ struct ServerUsersCommandTests {
         database = directory.path("server.sqlite3")
     }
 
-    private func run(_ arguments: [String]) throws -> ChildProcess.Result {
-        try ChildProcess.run(ServiceProcess.executable.path, arguments, environment: ServiceProcess.environment(directory), timeout: .seconds(60))
+    private func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess.Result {
+        let environment = ServiceProcess.environment(directory).merging(extra) { $1 }
+        return try ChildProcess.run(ServiceProcess.executable.path, arguments, environment: environment, timeout: .seconds(60))
     }
 
     @Test(arguments: ServiceBackend.allCases)
@@ -92,6 +93,12 @@ struct ServerUsersCommandTests {
             #expect(result.stderr.contains(message), "\(storage): \(result.stderr)")
             #expect(!result.stderr.contains("secret"), "a password in an error: \(result.stderr)")
         }
+        // Both variables set, no flag: refused rather than guessed; a flag settles it.
+        let both = ["ARCHIVE_SERVER_DATABASE": directory.path("env.sqlite3"), "ARCHIVE_SERVER_POSTGRES": url]
+        let ambiguous = try run(["users", "list"], environment: both)
+        #expect(ambiguous.status != 0 && ambiguous.stderr.contains("name two places"), "\(ambiguous.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("env.sqlite3")))
+        #expect(try run(["users", "list", "--postgres", url], environment: both).status == 0)
         #expect(try run(["users", "add", "alice", "--postgres", url]).status == 0)
         _ = try postgres.query("INSERT INTO archive_server_migrations (version, name, checksum) VALUES (999, 'future', 'x')", in: url)
         let newer = try run(["users", "list", "--postgres", url])
