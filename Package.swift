@@ -314,7 +314,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveServerTests",
-            dependencies: ["ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport"],
+            dependencies: ["ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

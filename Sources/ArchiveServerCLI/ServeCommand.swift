@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("shutdown-timeout"), parsing: .unconditional, help: ArgumentHelp("After ctrl-c or SIGTERM, let answers in progress finish for this long.", valueName: "seconds"))
     var shutdownTimeout: Double = 10
 
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Answer 503 to a request that waits for the database longer than this.", valueName: "seconds"))
+    var requestTimeout: Double = 10
+
     @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("The largest request body.", valueName: "bytes"))
     var maximumBodyBytes = SyncAPI.defaultMaximumBodyBytes
 
@@ -65,6 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard shutdownTimeout.isFinite, shutdownTimeout >= 0, shutdownTimeout <= 3_600 else {
             throw ValidationError("--shutdown-timeout must be between 0 and 3600 seconds, got \(shutdownTimeout)")
+        }
+        guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 3_600 else {
+            throw ValidationError("--request-timeout must be between 0.01 and 3600 seconds, got \(requestTimeout)")
         }
         guard (0...3_600_000).contains(delay) else { throw ValidationError("--delay must be from 0 to 3600000 ms (an hour), got \(delay)") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, got \(failRate)") }
@@ -120,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maximumBodyBytes = maximumBodyBytes
         limits.maximumPushChanges = maximumPushChanges
         limits.maximumPageSize = maximumPageSize
+        limits.requestTimeout = .milliseconds(Int((requestTimeout * 1000).rounded()))
         let runner = HTTPServiceRunner(
             host: host, port: port, idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             shutdownTimeout: .milliseconds(Int((shutdownTimeout * 1000).rounded())),

@@ -27,18 +27,36 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `error` from PostgresNIO, said with what PostgreSQL reported (its `PSQLError`s
-    /// describe themselves generically, to keep queries out of logs).
+    /// describe themselves generically, to keep queries out of logs). PostgreSQL out of
+    /// reach (no connection, a connection closed under the query, the server shutting down
+    /// or starting, too many connections) is ``ServerStorageError/unavailable(_:)``, its disk
+    /// full ``ServerStorageError/storageFull(_:)``: the service answers those `503` and `507`.
     static func wrapping(_ error: any Error, while what: String) -> any Error {
         // The service's own errors (a refusal thrown inside a transaction) go up as they are.
         if error is PostgresStorageError || error is CancellationError || error is ServerStorageError { return error }
         guard let error = error as? PSQLError else {
             // The pool's own: no connection could be made, or the pool was shut down.
-            return database(what: what, reason: "no connection to PostgreSQL (\(error)): check that it runs and that the URL is right")
+            return ServerStorageError.unavailable("no connection to PostgreSQL while \(what) (\(error)): check that it runs and that the URL is right")
         }
         var reason = "\(error.code)"
         if let message = error.serverInfo?[.message] { reason += ": \(message)" }
-        if let state = error.serverInfo?[.sqlState] { reason += " (SQLSTATE \(state))" }
+        let state = error.serverInfo?[.sqlState]
+        if let state { reason += " (SQLSTATE \(state))" }
         if let underlying = error.underlying { reason += " (\(underlying))" }
-        return database(what: what, reason: reason)
+        switch (error.code, state) {
+        case (_, "53100"?):
+            return ServerStorageError.storageFull("PostgreSQL while \(what): \(reason)")
+        case (.serverClosedConnection, _), (.connectionError, _), (.uncleanShutdown, _), (.clientClosedConnection, _), (.poolClosed, _):
+            return ServerStorageError.unavailable("PostgreSQL while \(what): \(reason)")
+        case (_, let state?) where Self.unavailableStates.contains(state) || state.hasPrefix("08"):
+            return ServerStorageError.unavailable("PostgreSQL while \(what): \(reason)")
+        default:
+            return database(what: what, reason: reason)
+        }
     }
+
+    /// The SQLSTATEs of a PostgreSQL that is going away or not ready yet (class 08, the
+    /// connection's, is matched by prefix): too many connections, administrator or crash
+    /// shutdown, starting up, and `idle_session_timeout`'s end of a connection.
+    static let unavailableStates: Set<String> = ["53300", "57P01", "57P02", "57P03", "57P05"]
 }

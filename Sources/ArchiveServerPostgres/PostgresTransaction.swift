@@ -17,8 +17,10 @@ enum PostgresTransaction {
                 do {
                     result = try await work(connection)
                 } catch {
-                    // A connection that cannot roll back is closed by the pool; the first error is what matters.
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    // A connection that cannot roll back is closed by the pool; the first error is
+                    // what matters. A closed one is not written to: the statement's answer would
+                    // never come.
+                    if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
                     throw error
                 }
                 try await connection.query("COMMIT", logger: logger)

@@ -1,5 +1,6 @@
 import ArchiveStorage
 import ArchiveSyncWire
+import Dispatch
 import Foundation
 import Synchronization
 import TestSupport
@@ -73,4 +74,172 @@ struct ServiceFaultTests {
         let users = (try listed.json() as? [String: Any])?["users"] as? [[String: Any]]
         #expect(users?.first?["favorites"] as? Int == acknowledged.count, "\(listed.stdout)")
     }
+
+    /// Four devices push batch after batch while PostgreSQL is stopped (a fast shutdown: its
+    /// connections ended under the queries) and started again, `archive-server` left
+    /// running. While it is down every push is answered, within the request timeout, `503`
+    /// with `Retry-After` and a reason, never left hanging nor answered `500`; once it is back,
+    /// the same pool serves pushes again, the refused batches sent again land, and every
+    /// acknowledged change is there (seen red with a `ROLLBACK` written to the connection that
+    /// closed under a push and no request deadline: that push's answer never came).
+    @Test func aPostgresRestartUnderLoadFailsRequestsCleanlyThenRecovers() throws {
+        let postgres = try TestPostgres.dedicated()
+        let server = try ServiceProcess(
+            .postgres, arguments: ["--request-timeout", "1", "--postgres-connections", "4"], database: try postgres.newDatabase())
+        let token = try server.addUser("alice")
+        let url = server.url
+        // 0: PostgreSQL up, 1: stopped, 2: started again, 3: the devices stop.
+        let phase = Atomic<Int>(0)
+        let log = Mutex(PushLog())
+        let devices = DispatchGroup()
+        for pusher in 0..<4 {
+            devices.enter()
+            Thread.detachNewThread {
+                defer { devices.leave() }
+                let device = Changes.device(UInt8(0x60 + pusher))
+                var next = pusher * 1_000_000 + 1
+                var batch: [FavoriteChange] = []
+                while phase.load(ordering: .relaxed) < 3 {
+                    if batch.isEmpty {
+                        batch = (0..<5).map { Changes.stored(next + $0, at: 1_000 + Int64(next + $0), by: device) }
+                        next += 5
+                    }
+                    let during = phase.load(ordering: .relaxed)
+                    do {
+                        // A hang shows as no answer: the server's deadline is 1 s, this wait 30.
+                        let answer = try ServiceProcess.push(url, batch, device: device, token: token, timeout: .seconds(30))
+                        log.withLock { $0.record(answer, batch: batch, during: during) }
+                        if answer.status == 200 { batch = [] }
+                    } catch {
+                        log.withLock { $0.faults.append("no answer during phase \(during): \(error)") }
+                    }
+                }
+            }
+        }
+        defer {
+            phase.store(3, ordering: .relaxed)
+            devices.wait()
+        }
+        #expect(Deadline.poll(every: .milliseconds(20)) { log.withLock { $0.acknowledgedIn[0] } >= 8 }, "no push was acknowledged")
+        try postgres.stop()
+        phase.store(1, ordering: .relaxed)
+        #expect(Deadline.poll(every: .milliseconds(20)) { log.withLock { $0.refused } >= 8 }, "pushes went unanswered with PostgreSQL stopped")
+        try postgres.start()
+        phase.store(2, ordering: .relaxed)
+        #expect(
+            Deadline.poll(every: .milliseconds(20)) { log.withLock { $0.acknowledgedIn[2] } >= 8 },
+            "no push was acknowledged after PostgreSQL came back: \(log.withLock { $0.faults.suffix(3) })")
+        phase.store(3, ordering: .relaxed)
+        devices.wait()
+
+        let pushes = log.withLock { $0 }
+        #expect(pushes.faults.isEmpty, "\(pushes.faults.count) pushes answered neither 200 nor a clean 503: \(pushes.faults.prefix(5))")
+        #expect(pushes.refused >= 8)
+        let health = try server.call("GET", SyncAPI.healthPath)
+        #expect(health.status == 200, "the server did not recover: \(health.status) \(health.text)")
+        let held = try Self.pullAll(server, token: token)
+        #expect(pushes.acknowledged.isSubset(of: held), "\(pushes.acknowledged.subtracting(held).count) acknowledged changes lost")
+    }
+
+    /// The server's SQLite database on a 1 MB tmpfs (a private mount namespace): a device
+    /// pushes large batches until the disk is full. Each refused push is answered `507` with
+    /// `Retry-After` and a reason, nothing half-written; the server keeps running; once the
+    /// disk is grown (remounted at 64 MB) the refused batch sent again lands, and every
+    /// acknowledged change is there (seen red with the full disk answered `500`).
+    @Test func aFullDiskRefusesPushesCleanlyAndTheServiceResumesWhenSpaceReturns() throws {
+        if let missing = MountSupport.missing { throw MountUnavailable(description: missing) }
+        let directory = try TemporaryDirectory()
+        let disk = directory.path("disk"), seed = directory.path("seed.sqlite3")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
+        // The user is added to a database outside the mount, copied onto it before the server starts.
+        let added = try ChildProcess.run(
+            ServiceProcess.executable.path, ["users", "add", "alice", "--database", seed],
+            environment: ServiceProcess.environment(directory), timeout: Deadline.standard)
+        try #require(added.status == 0, "\(added.stderr)")
+        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The launcher: mounts the tmpfs, copies the database on it, runs the server; SIGUSR1
+        // grows the disk (says "grown"), SIGTERM stops the server.
+        let script = """
+            disk=$0; seed=$1; shift
+            mount -t tmpfs -o size=1m tmpfs "$disk" || exit 90
+            cp "$seed" "$disk/server.sqlite3" || exit 91
+            "$@" & server=$!
+            trap 'mount -o remount,size=64m "$disk" && echo grown' USR1
+            trap 'kill -TERM $server' TERM
+            while kill -0 $server 2>/dev/null; do wait $server; done
+            """
+        let server = try ServiceProcess(
+            .sqlite, database: disk + "/server.sqlite3", directory: directory,
+            launcher: [MountSupport.unshare] + MountSupport.namespaceArguments + ["sh", "-c", script, disk, seed])
+        let phone = Changes.device(0x70)
+        let padding = String(repeating: "満", count: 150)
+        var next = 1
+        var acknowledged: Set<Int> = []
+        var refused: [FavoriteChange] = []
+        while refused.isEmpty {
+            let batch = (0..<100).map { Changes.stored(next + $0, at: 1_000 + Int64(next + $0), by: phone, text: padding) }
+            next += batch.count
+            let answer = try server.push(batch, device: phone, token: token)
+            switch answer.status {
+            case 200: acknowledged.formUnion(batch.map(\.id))
+            default:
+                #expect(answer.status == 507, "\(answer.status): \(answer.text)")
+                #expect(answer.header("Retry-After") != nil && answer.text.contains("disk is full"), "\(answer.text)")
+                refused = batch
+            }
+            try #require(next < 10_000, "the 1 MB disk never filled")
+        }
+        #expect(!acknowledged.isEmpty, "the first push was already refused: the disk is too small for the test")
+        // Refused again while full; the server answers reads.
+        #expect(try server.push(refused, device: phone, token: token).status == 507)
+        #expect(try server.call("GET", SyncAPI.healthPath).status == 200)
+
+        server.process.signal(SIGUSR1)
+        #expect(server.process.nextLine() == "grown")
+        let again = try server.push(refused, device: phone, token: token)
+        #expect(again.status == 200, "\(again.status): \(again.text)")
+        acknowledged.formUnion(refused.map(\.id))
+        let held = try Self.pullAll(server, token: token)
+        #expect(held == acknowledged, "\(acknowledged.subtracting(held).count) acknowledged changes lost, \(held.subtracting(acknowledged).count) refused ones kept")
+    }
+
+    /// Every favorite ID in `server`'s feed for the user of `token`, read by a device of its own.
+    static func pullAll(_ server: ServiceProcess, token: String) throws -> Set<Int> {
+        var held: Set<Int> = []
+        var cursor: Int64 = 0
+        while true {
+            let (response, page) = try server.pull(device: Changes.device(0x7F), cursor: cursor, token: token)
+            guard let read = page else { throw ServiceFailed(stderr: "pull answered \(response.status): \(response.text)") }
+            held.formUnion(read.changes.map(\.id))
+            cursor = read.cursor
+            if !read.hasMore { return held }
+        }
+    }
+}
+
+/// What the devices of ``ServiceFaultTests/aPostgresRestartUnderLoadFailsRequestsCleanlyThenRecovers()`` met.
+struct PushLog {
+    var acknowledged: Set<Int> = []
+    /// Pushes acknowledged while PostgreSQL was up, stopped, up again.
+    var acknowledgedIn = [0, 0, 0, 0]
+    /// Clean refusals: `503` with `Retry-After` and a reason.
+    var refused = 0
+    /// Anything else: a `500`, a `503` without its headers, no answer.
+    var faults: [String] = []
+
+    mutating func record(_ answer: RawHTTPConnection.Response, batch: [FavoriteChange], during phase: Int) {
+        if answer.status == 200 {
+            acknowledged.formUnion(batch.map(\.id))
+            acknowledgedIn[phase] += 1
+        } else if answer.status == 503, answer.header("Retry-After") != nil, answer.text.contains("\"error\"") {
+            refused += 1
+        } else {
+            faults.append("\(answer.status) during phase \(phase): \(answer.text)")
+        }
+    }
+}
+
+/// No tmpfs can be mounted here (``MountSupport/missing``).
+struct MountUnavailable: Error, CustomStringConvertible {
+    let description: String
 }

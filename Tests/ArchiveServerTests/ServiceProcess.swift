@@ -18,8 +18,12 @@ final class ServiceProcess {
     /// The storage options that name this server's database.
     var storageArguments: [String] { backend == .sqlite ? ["--database", database] : ["--postgres", database] }
 
-    /// Starts the server with `arguments` on a new database of `backend` (or, on SQLite, `database`).
-    init(_ backend: ServiceBackend = .sqlite, arguments: [String] = [], database: String? = nil, directory: TemporaryDirectory? = nil) throws {
+    /// Starts the server with `arguments` on a new database of `backend` (or `database`);
+    /// `launcher`, when given, is the command that runs it (its arguments follow).
+    init(
+        _ backend: ServiceBackend = .sqlite, arguments: [String] = [], database: String? = nil, directory: TemporaryDirectory? = nil,
+        launcher: [String] = []
+    ) throws {
         let directory = try directory ?? TemporaryDirectory()
         self.directory = directory
         self.backend = backend
@@ -28,9 +32,8 @@ final class ServiceProcess {
         case .postgres: self.database = try database ?? TestPostgres.server().newDatabase()
         }
         let storage = backend == .sqlite ? ["--database", self.database] : ["--postgres", self.database]
-        process = try ChildProcess(
-            Self.executable.path, storage + ["--port", "0"] + arguments,
-            environment: Self.environment(directory), streamingStdout: true)
+        let command = launcher + [Self.executable.path] + storage + ["--port", "0"] + arguments
+        process = try ChildProcess(command[0], Array(command.dropFirst()), environment: Self.environment(directory), streamingStdout: true)
         url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard url.hasPrefix("http://127.0.0.1:") else {
             throw ServiceFailed(stderr: process.kill().stderr)
@@ -75,7 +78,16 @@ final class ServiceProcess {
 
     /// Sends one request on a connection of its own and reads the answer.
     func call(
-        _ method: String, _ target: String, token: String? = nil, headers: [String] = [], body: [UInt8]? = nil
+        _ method: String, _ target: String, token: String? = nil, headers: [String] = [], body: [UInt8]? = nil, timeout: Duration = .seconds(10)
+    ) throws -> RawHTTPConnection.Response {
+        try Self.call(url, method, target, token: token, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// Sends one request to the server at `url` on a connection of its own and reads the
+    /// answer (from any thread: a test's own clients).
+    static func call(
+        _ url: String, _ method: String, _ target: String, token: String? = nil, headers: [String] = [], body: [UInt8]? = nil,
+        timeout: Duration = .seconds(10)
     ) throws -> RawHTTPConnection.Response {
         let connection = try RawHTTPConnection(url: url)
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -84,13 +96,23 @@ final class ServiceProcess {
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         head += "\r\n"
         connection.send(Array(head.utf8) + (body ?? []))
-        return try connection.readResponse(hasBody: method != "HEAD")
+        return try connection.readResponse(hasBody: method != "HEAD", timeout: timeout)
+    }
+
+    /// Pushes `changes` as `device` with `token` to the server at `url`.
+    static func push(
+        _ url: String, _ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, token: String, timeout: Duration = .seconds(10)
+    ) throws -> RawHTTPConnection.Response {
+        let request = SyncPushRequest(device: device, through: through, seen: 0, changes: changes.map(WireChange.init))
+        return try call(url, "POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)), timeout: timeout)
     }
 
     /// Pushes `changes` as `device` with `token`.
-    func push(_ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, seen: Int64 = 0, token: String) throws -> RawHTTPConnection.Response {
+    func push(
+        _ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, seen: Int64 = 0, token: String, timeout: Duration = .seconds(10)
+    ) throws -> RawHTTPConnection.Response {
         let request = SyncPushRequest(device: device, through: through, seen: seen, changes: changes.map(WireChange.init))
-        return try call("POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)))
+        return try call("POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)), timeout: timeout)
     }
 
     /// Pulls as `device` with `token` from `cursor`.

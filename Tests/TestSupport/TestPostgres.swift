@@ -11,6 +11,9 @@ import Synchronization
 /// It stops, and its directory goes, when the test process exits (an `atexit` handler),
 /// or, should the process be killed, within half a second (the wrapper watches it).
 ///
+/// A test that stops and starts PostgreSQL under the service takes a server of its own
+/// (``dedicated()``, ``stop()``, ``start()``), stopped when it is released.
+///
 /// A missing PostgreSQL is an error, never a skip: `.ci/run` installs it, and README says so.
 public final class TestPostgres: Sendable {
     /// The directory of the server's socket.
@@ -30,6 +33,37 @@ public final class TestPostgres: Sendable {
         try shared.withLock { started in
             if started == nil { started = Result { () throws(Unavailable) in try TestPostgres() } }
             return try started!.get()
+        }
+    }
+
+    /// A server of the caller's own, stopped (and its directory removed) when it is released.
+    public static func dedicated() throws -> TestPostgres {
+        try TestPostgres()
+    }
+
+    deinit {
+        let child = Self.wrappers.withLock { $0.removeValue(forKey: socketDirectory) }
+        child?.signal(SIGTERM)
+        _ = child?.wait(orKillAfter: .seconds(30))
+    }
+
+    /// Stops the server as its operator would (a fast shutdown: connections are ended, open
+    /// transactions rolled back), keeping its data; returns once it has exited.
+    public func stop() throws {
+        try signalWrapper(SIGUSR1, expecting: "stopped")
+    }
+
+    /// Starts the stopped server again on the same data; returns once it answers.
+    public func start() throws {
+        try signalWrapper(SIGUSR2, expecting: "ready")
+    }
+
+    private func signalWrapper(_ signal: Int32, expecting answer: String) throws {
+        try Self.wrappers.withLock { wrappers in
+            guard let wrapper = wrappers[socketDirectory] else { throw Unavailable(description: "the server at \(socketDirectory) is gone") }
+            wrapper.signal(signal)
+            let line = wrapper.nextLine()
+            guard line == answer else { throw Unavailable(description: "PostgreSQL did not say \(answer) (said \(line ?? "nothing")): \(wrapper.kill().stderr)") }
         }
     }
 
@@ -86,42 +120,39 @@ public final class TestPostgres: Sendable {
                 timeout: .seconds(120))
             guard initdb.status == 0 else { throw Unavailable(description: "initdb failed: \(initdb.stderr)") }
             // The wrapper: starts the server, says "ready" once it answers, and stops it (and
-            // removes the directory) on SIGTERM or once this process is gone.
+            // removes the directory) on SIGTERM or once this process is gone. SIGUSR1 stops
+            // the server alone (says "stopped"), SIGUSR2 starts it again (says "ready").
             let script = """
                 bin=$1; root=$2; watched=$3
-                "$bin/postgres" -D "$root/data" -k "$root" -c listen_addresses= -c fsync=off -c full_page_writes=off \
-                    -c max_connections=300 >"$root/server.log" 2>&1 &
-                server=$!
-                nap=
-                stop() { kill $nap 2>/dev/null; kill -INT $server 2>/dev/null; wait $server; rm -rf "$root"; exit 0; }
+                server=; nap=
+                launch() {
+                    "$bin/postgres" -D "$root/data" -k "$root" -c listen_addresses= -c fsync=off -c full_page_writes=off \
+                        -c max_connections=300 >>"$root/server.log" 2>&1 &
+                    server=$!
+                    until "$bin/pg_isready" -q -h "$root" -U archive; do
+                        kill -0 $server 2>/dev/null || { cat "$root/server.log" >&2; rm -rf "$root"; exit 1; }
+                        sleep 0.05
+                    done
+                    echo ready
+                }
+                halt() { [ -n "$server" ] && { kill -INT $server 2>/dev/null; wait $server; }; server=; }
+                stop() { kill $nap 2>/dev/null; halt; rm -rf "$root"; exit 0; }
                 trap stop TERM INT
-                until "$bin/pg_isready" -q -h "$root" -U archive; do
-                    kill -0 $server 2>/dev/null || { cat "$root/server.log" >&2; rm -rf "$root"; exit 1; }
-                    sleep 0.05
-                done
-                echo ready
+                trap 'halt; echo stopped' USR1
+                trap 'kill $nap 2>/dev/null; [ -z "$server" ] && launch' USR2
+                launch
                 while [ -d /proc/$watched ]; do sleep 0.5 & nap=$!; wait $nap; done
                 stop
                 """
             let arguments = Array(runAs.dropFirst()) + ["/bin/sh", "-c", script, "sh", binaries, root, "\(getpid())"]
-            try Self.wrapper.withLock { wrapper in
+            try Self.wrappers.withLock { wrappers in
                 let child = try ChildProcess(runAs.first ?? "/bin/sh", arguments, streamingStdout: true)
                 guard child.nextLine() == "ready" else {
                     throw Unavailable(description: "PostgreSQL did not start: \(child.kill().stderr)")
                 }
-                wrapper = child
+                wrappers[root] = child
             }
-            atexit {
-                // The server stops with the tests: SIGTERM to the wrapper, which stops it and
-                // removes its directory; the wrapper's own files go with it (deinit).
-                let child = TestPostgres.wrapper.withLock { wrapper in
-                    let child = wrapper
-                    wrapper = nil
-                    return child
-                }
-                child?.signal(SIGTERM)
-                _ = child?.wait(orKillAfter: .seconds(30))
-            }
+            _ = Self.stopAtExit
         } catch let error as Unavailable {
             try? FileManager.default.removeItem(atPath: root)
             throw error
@@ -131,8 +162,23 @@ public final class TestPostgres: Sendable {
         }
     }
 
-    /// The wrapper of the started server, stopped at exit.
-    private static let wrapper = Mutex<ChildProcess?>(nil)
+    /// The wrappers of the started servers, by socket directory; stopped at exit.
+    private static let wrappers = Mutex<[String: ChildProcess]>([:])
+
+    /// Registers, once, the `atexit` handler that stops every server still running.
+    private static let stopAtExit: Void = {
+        atexit {
+            // The servers stop with the tests: SIGTERM to each wrapper, which stops its server
+            // and removes its directory; the wrapper's own files go with it (deinit).
+            let children = TestPostgres.wrappers.withLock { wrappers in
+                let children = Array(wrappers.values)
+                wrappers = [:]
+                return children
+            }
+            for child in children { child.signal(SIGTERM) }
+            for child in children { _ = child.wait(orKillAfter: .seconds(30)) }
+        }
+    }()
 
     /// `ARCHIVE_TEST_POSTGRES_BIN`, else the newest of Debian's `/usr/lib/postgresql/*/bin`,
     /// else the directory of `initdb` on the PATH.

@@ -44,6 +44,13 @@ public struct SyncResponder: HTTPResponder {
             response = try await route(request, context: context, user: &user)
         } catch let refusal as Refusal {
             response = refusal.response
+        } catch let error as ServerStorageError {
+            response = Self.response(to: error)
+            if response.status == .internalServerError {
+                logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
+            } else {
+                logger.warning("request refused", metadata: ["request": "\(requestID)", "error": "\(error)"])
+            }
         } catch {
             logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
             response = ServiceResponse.error("the server could not answer: \(error); try again", status: .internalServerError)
@@ -122,13 +129,11 @@ public struct SyncResponder: HTTPResponder {
         } catch {
             throw Refusal(.badRequest, "\(error)")
         }
-        do {
-            let answer = try await backend.push(changes, from: device, through: push.through, seen: push.seen, for: user)
-            return ServiceResponse.json(ServiceResponse.encode(answer))
-        } catch let error as ServerStorageError {
-            guard case .stalePush = error else { throw error }
-            throw Refusal(.conflict, error.description)
+        let backend = self.backend, seen = push.seen, through = push.through
+        let answer = try await RequestDeadline.run(limits.requestTimeout, "applying a push of \(user.name)") {
+            try await backend.push(changes, from: device, through: through, seen: seen, for: user)
         }
+        return ServiceResponse.json(ServiceResponse.encode(answer))
     }
 
     private func pull(_ request: Request, user: AuthenticatedUser) async throws -> Response {
@@ -163,8 +168,34 @@ public struct SyncResponder: HTTPResponder {
             }
         }
         guard let device else { throw Refusal(.badRequest, "device is missing: pull?device=<your device ID>&cursor=N") }
-        let page = try await backend.pull(for: user, device: device, after: cursor, limit: limit)
+        let backend = self.backend
+        let page = try await RequestDeadline.run(limits.requestTimeout, "reading a pull of \(user.name)") { [limit, cursor] in
+            try await backend.pull(for: user, device: device, after: cursor, limit: limit)
+        }
         return ServiceResponse.json(ServiceResponse.encode(page))
+    }
+
+    /// What a client is asked to wait before sending a request the database could not take
+    /// (`Retry-After`), in seconds.
+    static let retryAfterSeconds = 2
+
+    /// The answer to a storage failure: a stale push `409`, a database out of reach or past
+    /// the request's deadline `503`, a full disk `507` (both with `Retry-After`: nothing was
+    /// acknowledged, the same request may be sent again), anything else `500`.
+    static func response(to error: ServerStorageError) -> Response {
+        var response: Response
+        switch error {
+        case .stalePush:
+            return ServiceResponse.error(error.description, status: .conflict)
+        case .unavailable:
+            response = ServiceResponse.error(error.description, status: .serviceUnavailable)
+        case .storageFull:
+            response = ServiceResponse.error(error.description, status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
+        default:
+            return ServiceResponse.error("the server could not answer: \(error); try again", status: .internalServerError)
+        }
+        response.headers[.retryAfter] = "\(retryAfterSeconds)"
+        return response
     }
 
     // MARK: - Checks
@@ -180,9 +211,12 @@ public struct SyncResponder: HTTPResponder {
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw Refusal.unauthorized(request) }
         let user: AuthenticatedUser?
         do {
-            user = try await backend.authenticate(AccessToken(text: String(token)))
+            let backend = self.backend, token = AccessToken(text: String(token))
+            user = try await RequestDeadline.run(limits.requestTimeout, "checking a token") { try await backend.authenticate(token) }
         } catch {
-            throw Refusal(.serviceUnavailable, "the server cannot read its users now; try again", request: request)
+            var refusal = Refusal(.serviceUnavailable, "the server cannot read its users now; try again", request: request)
+            refusal.response.headers[.retryAfter] = "\(Self.retryAfterSeconds)"
+            throw refusal
         }
         guard let user else { throw Refusal.unauthorized(request) }
         return user

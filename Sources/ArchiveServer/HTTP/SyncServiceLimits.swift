@@ -9,6 +9,8 @@ public struct SyncServiceLimits: Sendable, Hashable {
     public var maximumPushChanges = SyncAPI.defaultMaximumPushChanges
     /// The most changes one pull page may hold (`400` for a larger `limit`).
     public var maximumPageSize = SyncAPI.defaultMaximumPageSize
+    /// The longest a request may wait for the database (`503` past it: ``RequestDeadline``).
+    public var requestTimeout: Duration = .seconds(10)
 
     /// The default limits.
     public init() {}

@@ -39,7 +39,7 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     public func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
         let now = wallClock()
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await run("applying a push of \(user.name)") {
             try database.queue.write { db in
                 var (seq, collected) = try Self.userState(user, in: db)
                 guard seen >= collected else { throw ServerStorageError.stalePush(seen: seen, collected: collected) }
@@ -69,7 +69,7 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     public func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
         let now = wallClock()
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await run("reading a pull of \(user.name)") {
             try database.queue.write { db in
                 let latest = try Self.userState(user, in: db).seq
                 // A cursor past the feed's end: this database was restored from an older copy
@@ -101,6 +101,20 @@ public struct SQLiteSyncBackend: SyncBackend {
                     feed: user.feed.description, changes: changes.map { WireChange($0.0) }, cursor: next,
                     hasMore: hasMore, reset: reset, pushed: try Self.pushed(by: device, of: user, in: db))
             }
+        }
+    }
+
+    /// Runs `work` on the blocking-work pool; a full disk is said as
+    /// ``ServerStorageError/storageFull(_:)``, a database locked by another process past
+    /// SQLite's busy timeout as ``ServerStorageError/unavailable(_:)`` (the transaction
+    /// rolled back in both cases: nothing was written).
+    private func run<Result: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        do {
+            return try await NIOThreadPool.singleton.runIfActive(work)
+        } catch let error as SQLiteError where error.resultCode == .full {
+            throw ServerStorageError.storageFull("\(database.path) while \(what) (\(error.message))")
+        } catch let error as SQLiteError where error.resultCode == .busy || error.resultCode == .locked {
+            throw ServerStorageError.unavailable("\(database.path) is locked by another process while \(what) (\(error.message))")
         }
     }
 

@@ -12,6 +12,13 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case damagedRow(String)
     /// A push made after pulling only to `seen`, before tombstones up to `collected` were dropped.
     case stalePush(seen: Int64, collected: Int64)
+    /// The database cannot be reached or did not answer in time (PostgreSQL restarting, the
+    /// pool without a connection, a lock held past the request's deadline): nothing of the
+    /// request was acknowledged; the same request may be sent again (`503`).
+    case unavailable(String)
+    /// The database's disk is full: nothing of the request was written; the service
+    /// resumes once space is freed (`507`).
+    case storageFull(String)
 
     /// What failed and what to do.
     public var description: String {
@@ -28,6 +35,10 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
             "this push was made having pulled to \(seen), and removals up to \(collected) have been dropped since: pull, then push again"
         case .damagedRow(let reason):
             "the service's database is damaged: \(reason); restore it from a backup"
+        case .unavailable(let reason):
+            "the service's database is unavailable: \(reason); nothing was acknowledged: send the same request again shortly"
+        case .storageFull(let reason):
+            "the service's disk is full: \(reason); nothing was written: try again once its operator has freed space"
         }
     }
 }

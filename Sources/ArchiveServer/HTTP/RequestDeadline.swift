@@ -1,0 +1,80 @@
+import Synchronization
+
+/// The bound on one request's work with the database (`archive-server --request-timeout`):
+/// past it, the request is answered `503` (``ServerStorageError/unavailable(_:)``) instead of
+/// waiting for a database that does not answer: PostgreSQL restarting (the pool's wait for a
+/// connection would otherwise last its whole connection-retry budget, about a minute), or a
+/// statement written to a connection that closed under it, whose answer never comes (seen
+/// with PostgreSQL stopped under load).
+///
+/// The answer does not wait for the work to end: at the deadline the work is cancelled and
+/// left to end on its own. What honours cancellation stops there (the pool's wait for a
+/// connection does); a statement already sent runs to its end or its connection's, and its
+/// transaction commits or not on its own. The `503` says that nothing was acknowledged, so
+/// the client sends the same push again, which the merge rule makes harmless.
+enum RequestDeadline {
+    /// `work`'s result, or ``ServerStorageError/unavailable(_:)`` naming `what` once
+    /// `limit` has passed.
+    static func run<Value: Sendable>(
+        _ limit: Duration, _ what: @autoclosure () -> String, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let timedOut = ServerStorageError.unavailable("\(what()) took longer than the request timeout (\(limit))")
+        let race = Race<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(
+                    continuation,
+                    worker: Task {
+                        let outcome: Result<Value, any Error>
+                        do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+                        race.finish(outcome)
+                    },
+                    timer: Task {
+                        guard (try? await Task.sleep(for: limit)) != nil else { return }
+                        race.finish(.failure(timedOut))
+                    })
+            }
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// The work and the timer: the first to finish resumes the request and cancels the other.
+    private final class Race<Value: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Value, any Error>?
+            var tasks: [Task<Void, Never>] = []
+            /// An outcome that came before ``start(_:worker:timer:)`` had stored the continuation.
+            var early: Result<Value, any Error>?
+        }
+        private let state = Mutex(State())
+
+        func start(_ continuation: CheckedContinuation<Value, any Error>, worker: Task<Void, Never>, timer: Task<Void, Never>) {
+            let early = state.withLock { state -> Result<Value, any Error>? in
+                state.tasks = [worker, timer]
+                if let early = state.early { return early }
+                state.continuation = continuation
+                return nil
+            }
+            if let early {
+                worker.cancel()
+                timer.cancel()
+                continuation.resume(with: early)
+            }
+        }
+
+        func finish(_ outcome: Result<Value, any Error>) {
+            let (continuation, tasks) = state.withLock { state in
+                guard let continuation = state.continuation else {
+                    if state.tasks.isEmpty, state.early == nil { state.early = outcome }
+                    return (CheckedContinuation<Value, any Error>?.none, [Task<Void, Never>]())
+                }
+                state.continuation = nil
+                return (continuation, state.tasks)
+            }
+            guard let continuation else { return }
+            for task in tasks { task.cancel() }
+            continuation.resume(with: outcome)
+        }
+    }
+}
