@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the storage benchmarks and prints the comparison table.
 #
-#   Benchmarks/run.sh            full run: N = 10,000, 100,000 and 1,000,000, and the whole-process
-#                                rows (process.sh, hyperfine); writes ../BENCHMARKS.md
+#   Benchmarks/run.sh            full run: N = 10,000, 100,000 and 1,000,000, the whole-process
+#                                rows (process.sh, hyperfine), and the sync service under load
+#                                (load/run.sh: wrk beside pgbench); writes ../BENCHMARKS.md
 #   Benchmarks/run.sh --smoke    CI: N = 1,000, a few iterations; checks that everything runs
 #
 # Database files are built first, once, under $FAVORITE_ARCHIVE_BENCH_DIR
@@ -44,11 +45,16 @@ process="$FAVORITE_ARCHIVE_BENCH_DIR/process.json"
 if [[ $mode == smoke ]]; then
   bash process.sh --smoke "$process"
   python3 report.py --smoke --process="$process" "$results"
+  # The load harness on a few users for a second a run (ARCHIVE_SERVER_BINARY: CI's debug build).
+  step load
+  bash load/run.sh --smoke
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
 else
   swift build -c release --product archive
   bash process.sh "$process"
   python3 report.py --process="$process" "$results" > ../BENCHMARKS.md
   echo "wrote BENCHMARKS.md"
+  step load
+  bash load/run.sh
 fi
 step ""

@@ -1,0 +1,58 @@
+-- pgbench's push (Benchmarks/load/run.sh): the statements PostgresSyncStorage runs for one push of
+-- five changes, in its order, on one connection: the token check, then one transaction (the user's
+-- row locked; one statement: the merge rule's INSERT ... ON CONFLICT ... DO UPDATE ... WHERE over
+-- the batch, the feed's end moved, the device recorded, `pushed` returned). Keep in step with
+-- Sources/ArchiveServerPostgres/PostgresSyncStorage.swift (push, authenticate).
+--
+-- The same workload as load.lua's pushes: a random user, one of its three devices, five distinct
+-- favorites (one in each fifth of 1..1000), a stamp newer than any before (:stamp grows by 65536,
+-- a millisecond, at each push of this client; pgbench keeps a client's variables from one
+-- transaction to the next). Two differences, both in pgbench's favour: the token check finds the
+-- user by id through its token_hash (one more probe of the same unique index), and the batch's
+-- arrays are built from parameters here, where the server binds each as one array.
+\set u random(1, :users)
+\set d random(1, 3)
+\set i1 random(1, 200)
+\set i2 200 + random(1, 200)
+\set i3 400 + random(1, 200)
+\set i4 600 + random(1, 200)
+\set i5 800 + random(1, 200)
+\set stamp :stamp + 65536
+SELECT id, name, encode(feed, 'hex'), encode(token_hash, 'hex') FROM users WHERE token_hash = (SELECT token_hash FROM users WHERE id = :u);
+BEGIN;
+SELECT seq, collected FROM users WHERE id = :u FOR UPDATE \gset
+WITH merged AS (
+INSERT INTO user_favorites AS f (user_id, id, stamp, device, seq, removed, photo_url, category, dish_name, shop_name, introduction, stored_at)
+SELECT :u, c.id, c.stamp, decode(c.device, 'hex'), :seq + c.n, c.removed,
+    CASE WHEN c.removed THEN NULL ELSE c.photo_url END, CASE WHEN c.removed THEN NULL ELSE c.category END,
+    CASE WHEN c.removed THEN NULL ELSE c.dish_name END, CASE WHEN c.removed THEN NULL ELSE c.shop_name END,
+    CASE WHEN c.removed THEN NULL ELSE c.introduction END, CASE WHEN c.removed THEN NULL ELSE c.stored_at END
+FROM unnest(ARRAY[:i1, :i2, :i3, :i4, :i5]::bigint[], ARRAY[:stamp, :stamp, :stamp, :stamp, :stamp]::bigint[],
+            ARRAY[lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'),
+                  lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'),
+                  lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0')]::text[],
+            ARRAY[false, false, false, false, false]::boolean[],
+            ARRAY[:photo, :photo, :photo, :photo, :photo]::text[], ARRAY[:category, :category, :category, :category, :category]::text[],
+            ARRAY[:dish, :dish, :dish, :dish, :dish]::text[], ARRAY[:shop, :shop, :shop, :shop, :shop]::text[],
+            ARRAY[:intro, :intro, :intro, :intro, :intro]::text[],
+            ARRAY[1790000000000, 1790000000000, 1790000000000, 1790000000000, 1790000000000]::bigint[]) WITH ORDINALITY
+    AS c (id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at, n)
+ON CONFLICT (user_id, id) DO UPDATE SET
+    stamp = excluded.stamp, device = excluded.device, seq = excluded.seq, removed = excluded.removed,
+    photo_url = excluded.photo_url, category = excluded.category, dish_name = excluded.dish_name,
+    shop_name = excluded.shop_name, introduction = excluded.introduction, stored_at = excluded.stored_at
+WHERE (excluded.stamp, excluded.device) > (f.stamp, f.device)
+   OR ((excluded.stamp, excluded.device) = (f.stamp, f.device) AND NOT excluded.removed
+       AND (f.removed OR (excluded.photo_url, excluded.category, excluded.dish_name, excluded.shop_name, excluded.introduction, excluded.stored_at)
+                       > (f.photo_url, f.category, f.dish_name, f.shop_name, f.introduction, f.stored_at)))
+RETURNING id
+), moved AS (
+    UPDATE users SET seq = :seq + 5 WHERE id = :u AND true
+), recorded AS (
+    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
+    VALUES (:u, decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex'), :seq + 5, 0, 1790000000000)
+    ON CONFLICT (user_id, device) DO UPDATE SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen
+    RETURNING pushed
+)
+SELECT (SELECT pushed FROM recorded), ARRAY(SELECT id FROM merged);
+COMMIT;

@@ -1,0 +1,121 @@
+"""The load section of BENCHMARKS.md, from Benchmarks/load/run.sh's results.
+
+    python3 report.py RESULTS.jsonl                  prints the section
+    python3 report.py --into BENCHMARKS.md RESULTS   replaces the section in BENCHMARKS.md
+                                                     (between its markers; appended the first time)
+"""
+import json
+import sys
+
+BEGIN, END = "<!-- load: begin (Benchmarks/load/run.sh) -->", "<!-- load: end -->"
+TARGET_CLIENTS, TARGET_RATIO, TARGET_P99_MS = 64, 0.5, 50.0
+
+
+def fmt_rate(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def fmt_ms(value: float) -> str:
+    return f"{value:.1f}" if value < 100 else f"{value:,.0f}"
+
+
+def section(rows: list) -> str:
+    wrk = {(r["backend"], r["scenario"], r["clients"]): r for r in rows if r["kind"] == "wrk"}
+    bench = {(r["scenario"], r["clients"]): r for r in rows if r["kind"] == "pgbench"}
+    memory = {r["backend"]: r for r in rows if r["kind"] == "memory"}
+    clients = sorted({c for (_, c) in bench} | {c for (_, _, c) in wrk})
+    out = [BEGIN, "", "## The sync service under load", ""]
+    out.append(
+        "`archive-server` (release) under wrk (`Benchmarks/load/load.lua`): devices of 1,000 users with 1,000 "
+        "favorites each, pushing 5 changes that each replace a held favorite, and pulling the changes after "
+        "their cursor; beside it, pgbench running the statements the PostgreSQL backend runs "
+        "(`push.sql`, `pull.sql`: token check, then one transaction) on the same database of the same "
+        "PostgreSQL at the same concurrency: the most any service on that database can do on this machine. "
+        "Requests (transactions for pgbench) per second; latency of a whole request, in ms. "
+        "Both the load and the server share the machine's 2 cores. docs/PERFORMANCE.md says what bounds each figure.")
+    out.append("")
+    for scenario, title in (
+        ("push", "Pushes only, each client sending its next request as soon as it has the answer"),
+        ("mix", "The mix: 80 % pushes, 20 % pulls, back to back"),
+        ("paced", "The mix, paced: each client waits 250 ms between requests (pgbench: the same rate, `-R`)"),
+    ):
+        out += [f"**{title}**", ""]
+        out.append("| clients | PostgreSQL backend | p50 | p99 | pgbench | p50 | p99 | backend ÷ pgbench | SQLite backend | p50 | p99 |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for c in clients:
+            p, g, s = wrk.get(("postgres", scenario, c)), bench.get((scenario, c)), wrk.get(("sqlite", scenario, c))
+            if not (p or g or s):
+                continue
+            cells = [f"{c:,}"]
+            for r in (p, g):
+                cells += [fmt_rate(r["rps"]), fmt_ms(r["p50_ms"]), fmt_ms(r["p99_ms"])] if r else ["", "", ""]
+            if p and g:
+                ratio = p["rps"] / g["rps"]
+                mark = " ✔" if ratio >= TARGET_RATIO else " ✘"
+                cells.append(f"{ratio:.2f}×" + (mark if scenario == "push" and c == TARGET_CLIENTS else ""))
+            else:
+                cells.append("")
+            cells += [fmt_rate(s["rps"]), fmt_ms(s["p50_ms"]), fmt_ms(s["p99_ms"])] if s else ["", "", ""]
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    target = wrk.get(("postgres", "push", TARGET_CLIENTS))
+    reference = bench.get(("push", TARGET_CLIENTS))
+    if target and reference:
+        ratio = target["rps"] / reference["rps"]
+        out.append(
+            f"Targets at {TARGET_CLIENTS} clients, pushes: throughput ≥ {TARGET_RATIO}× pgbench's: "
+            f"{ratio:.2f}× {'✔' if ratio >= TARGET_RATIO else '✘'}; p99 ≤ {TARGET_P99_MS:.0f} ms: "
+            f"{fmt_ms(target['p99_ms'])} ms {'✔' if target['p99_ms'] <= TARGET_P99_MS else '✘'}.")
+        out.append("")
+    out += ["**Where the CPU went** (CPU ms per request, of the machine's 2 cores: the server process, "
+            "PostgreSQL's processes, the load generator)", ""]
+    out.append("| run | clients | requests/s | server | PostgreSQL | wrk or pgbench | total |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|")
+    for key in (("postgres", "push"), ("pgbench", "push"), ("sqlite", "push"), ("postgres", "mix"), ("pgbench", "mix"), ("sqlite", "mix")):
+        for c in clients:
+            r = wrk.get((key[0], key[1], c)) if key[0] != "pgbench" else bench.get((key[1], c))
+            if not r or c not in (1, TARGET_CLIENTS) or not r.get("requests"):
+                continue
+            per = [1000 * r.get(k, 0.0) / r["requests"] for k in ("server_cpu", "postgres_cpu", "load_cpu")]
+            name = {"postgres": "PostgreSQL backend", "sqlite": "SQLite backend", "pgbench": "pgbench"}[key[0]]
+            out.append(f"| {name}, {key[1]} | {c:,} | {fmt_rate(r['rps'])} | {per[0]:.2f} | {per[1]:.2f} | {per[2]:.2f} | {sum(per):.2f} |")
+    out.append("")
+    out += ["**The server's memory** (resident, `/proc/PID/status`; the PostgreSQL backend's server process only)", ""]
+    out.append("| backend | seeded, idle | after the runs above: now | peak | connections at the peak |")
+    out.append("|---|---:|---:|---:|---:|")
+    for backend in ("postgres", "sqlite"):
+        runs = [r for (b, _, _), r in wrk.items() if b == backend]
+        if not runs:
+            continue
+        most = max(runs, key=lambda r: r["clients"])
+        seeded = memory.get(backend, {}).get("rss_kb", 0)
+        name = "PostgreSQL" if backend == "postgres" else "SQLite"
+        out.append(f"| {name} | {seeded / 1024:,.0f} MB | {most['rss_kb'] / 1024:,.0f} MB | {most['peak_kb'] / 1024:,.0f} MB | {most['clients']:,} |")
+    out += ["", END]
+    return "\n".join(out)
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    into = None
+    if args and args[0] == "--into":
+        into, args = args[1], args[2:]
+    with open(args[0]) as file:
+        rows = [json.loads(line) for line in file if line.strip()]
+    text = section(rows)
+    if into is None:
+        print(text)
+        return
+    with open(into) as file:
+        document = file.read()
+    if BEGIN in document and END in document:
+        start, end = document.index(BEGIN), document.index(END) + len(END)
+        document = document[:start] + text + document[end:]
+    else:
+        document = document.rstrip("\n") + "\n\n" + text + "\n"
+    with open(into, "w") as file:
+        file.write(document)
+
+
+if __name__ == "__main__":
+    main()

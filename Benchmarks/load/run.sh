@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# The favorites service under load, beside PostgreSQL's own limit (issue 48; docs/PERFORMANCE.md).
+#
+#   Benchmarks/load/run.sh           full: 1,000 users x 1,000 favorites; 1, 16, 64 and 256 clients,
+#                                    then 1,000 connections; writes the load section of BENCHMARKS.md
+#   Benchmarks/load/run.sh --smoke   CI: 8 users x 50 favorites, 2 clients, 1 s a run: every step runs
+#
+# One throwaway PostgreSQL (initdb into the run's directory, Unix socket only, default durability),
+# and the release archive-server (ARCHIVE_SERVER_BINARY: another build) on each backend in turn:
+#   1. users added with `archive-server users add`, favorites pushed through the API (seed.py);
+#   2. wrk (load.lua) at each concurrency: "mix" (80 % pushes of 5 changes, 20 % pulls), "push",
+#      and "paced" (the mix, each client waiting 250 ms between requests, as devices do);
+#   3. 1,000 connections of the mix: the server's peak memory (VmHWM);
+# on PostgreSQL, each wrk run followed by pgbench running the same statements (push.sql, pull.sql)
+# on the same database at the same concurrency and mix: the limit of any service on this
+# PostgreSQL on this machine. Each run starts after a CHECKPOINT.
+# Each run also records the CPU seconds the server, PostgreSQL and the load generator used, so
+# that the table says where the time went. Results: $FAVORITE_ARCHIVE_BENCH_DIR/load-results.jsonl,
+# drawn by report.py.
+#
+# To look closer: LOAD_BACKENDS="postgres" (or sqlite), LOAD_CLIENTS="64", LOAD_SECONDS=20, and
+# LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
+# LOAD_SERVER_ARGS="--postgres-connections 8" (more options for archive-server).
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$PWD
+
+mode=full
+users=1000 favorites=1000 clients=(1 16 64 256) seconds=10 many=1000
+if [[ ${1:-} == --smoke ]]; then
+  mode=smoke
+  users=8 favorites=50 clients=(2) seconds=1 many=16
+fi
+backends=(${LOAD_BACKENDS:-postgres sqlite})
+[[ -n ${LOAD_CLIENTS:-} ]] && { read -r -a clients <<<"$LOAD_CLIENTS"; many=""; }
+seconds=${LOAD_SECONDS:-$seconds}
+# The paced scenario: each client waits this long between its requests (a device, not a loop).
+think_ms=250
+for tool in wrk python3 sqlite3 bc pgrep /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "load: $tool is missing: apt-get install -y wrk python3 sqlite3 bc procps time (.ci/run does)" >&2; exit 1; }
+done
+pg_bin=${ARCHIVE_TEST_POSTGRES_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+for tool in initdb postgres pg_isready psql pgbench createdb; do
+  [[ -x $pg_bin/$tool ]] || { echo "load: PostgreSQL's $tool is missing: apt-get install -y postgresql (.ci/run does)" >&2; exit 1; }
+done
+
+base=${FAVORITE_ARCHIVE_BENCH_DIR:-${TMPDIR:-/tmp}/favorite-archive-benchmarks}
+# PostgreSQL runs as `postgres` under root: its directory must be reachable by it (not a TMPDIR of mode 700).
+if ((EUID == 0)); then dir=$(mktemp -d /tmp/archive-load.XXXXXX); else dir=$(mktemp -d "${TMPDIR:-/tmp}/archive-load.XXXXXX"); fi
+mkdir -p "$base"
+results="$base/load-results.jsonl"
+: > "$results"
+
+server_bin=${ARCHIVE_SERVER_BINARY:-}
+if [[ -z $server_bin ]]; then
+  (cd ../.. && swift build -c release --product archive-server >/dev/null)
+  server_bin="$(cd ../.. && swift build -c release --show-bin-path)/archive-server"
+fi
+
+run_as=()
+if ((EUID == 0)); then
+  chmod 755 "$dir"
+  chown postgres "$dir"
+  run_as=(setpriv --reuid=postgres --regid=postgres --clear-groups --)
+fi
+server_pid=""
+postgres_pid=""
+cleanup() {
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  [[ -n $postgres_pid ]] && kill -INT "$postgres_pid" 2>/dev/null && wait "$postgres_pid" 2>/dev/null
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+step() { echo "load: $(date -u +%H:%M:%S) $*"; }
+
+step "PostgreSQL: initdb"
+"${run_as[@]}" "$pg_bin/initdb" -D "$dir/pg" -U archive --auth=trust -E UTF8 --locale=C >/dev/null
+"${run_as[@]}" "$pg_bin/postgres" -D "$dir/pg" -k "$dir" -c listen_addresses= -c max_connections=600 \
+  -c shared_buffers=512MB >"$dir/postgres.log" 2>&1 &
+postgres_pid=$!
+until "$pg_bin/pg_isready" -q -h "$dir" -U archive; do
+  kill -0 "$postgres_pid" 2>/dev/null || { cat "$dir/postgres.log" >&2; exit 1; }
+  sleep 0.1
+done
+"$pg_bin/createdb" -h "$dir" -U archive load
+postgres_url="postgres://archive@/load?host=$dir"
+psql() { "$pg_bin/psql" -X -q -A -t -h "$dir" -U archive -d load "$@"; }
+
+# Every run's devices start their clocks a day after the last run's: their stamps always win.
+clock=$(python3 -c 'import time; print(int(time.time() * 1000))')
+next_clock() { clock=$((clock + 86400000)); }
+
+# The feed's end of every user, "id seq" a line (load.lua's cursors).
+dump_seqs() {
+  if [[ $1 == postgres ]]; then psql -F ' ' -c "SELECT id, seq FROM users ORDER BY id" >"$dir/seqs"
+  else sqlite3 -separator ' ' "$dir/server.sqlite3" "SELECT id, seq FROM users ORDER BY id" >"$dir/seqs"; fi
+}
+
+# record KEY=VALUE... : one line of results.jsonl.
+record() { python3 -c 'import json, sys; print(json.dumps({k: (float(v) if v.replace(".", "", 1).isdigit() else v) for k, v in (a.split("=", 1) for a in sys.argv[1:])}))' "$@" >>"$results"; }
+
+memory() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }   # kB
+
+# CPU seconds a process has used (user + system); with "tree", its reaped children's too (the
+# postmaster: every PostgreSQL backend that ended) and its live children's.
+ticks=$(getconf CLK_TCK)
+cpu() {
+  local pid=$1 total
+  total=$(awk -v tree="${2:-}" '{ t = $14 + $15; if (tree != "") t += $16 + $17; print t }' "/proc/$pid/stat")
+  if [[ ${2:-} == tree ]]; then
+    for child in $(pgrep -P "$pid"); do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0))); done
+  fi
+  echo "scale=3; $total / $ticks" | bc
+}
+
+# pgbench SCENARIO CLIENTS: the same statements as the PostgreSQL backend's, on its database as the
+# load left it, right after the backend's run of the same scenario and concurrency.
+fields=(-D "photo=https://example.com/archive/photo.jpg" -D "category=洋食" -D "dish=チーズハンバーグ" -D "shop=レストラン北斗"
+  -D "intro=肉汁あふれるハンバーグにとろけるチーズ。週末限定の人気メニューです。" -D "users=$users")
+pgbench_run() {
+  local scenario=$1 c=$2 threads=2 rate=() scripts out postgres_cpu load_cpu
+  scripts=(-f "$here/push.sql@80" -f "$here/pull.sql@20"); [[ $scenario == push ]] && scripts=(-f "$here/push.sql")
+  next_clock
+  settle
+  step "pgbench $scenario: $c clients"
+  ((c < 2)) && threads=1
+  # The paced clients' rate: what c devices waiting think_ms between requests would send
+  # at pgbench's own latency (its -R: a Poisson schedule, latency counted from it).
+  [[ $scenario == paced ]] && rate=(-R "$(python3 -c "print(max(1, round($c * 1000 / ($think_ms + 5))))")")
+  rm -f "$dir"/pgbench_log.*
+  postgres_cpu=$(cpu "$postgres_pid" tree)
+  out=$(cd "$dir" && command time -f "load_cpu=%U+%S" "$pg_bin/pgbench" -n -M extended -h "$dir" -U archive -c "$c" -j "$threads" \
+    -T "$seconds" "${rate[@]}" -D "stamp=$((clock * 65536))" "${fields[@]}" "${scripts[@]}" --log load 2>&1) || { echo "$out" >&2; exit 1; }
+  # Its backends' CPU counts once the postmaster has reaped them.
+  reaped
+  postgres_cpu=$(echo "$(cpu "$postgres_pid" tree) - $postgres_cpu" | bc)
+  load_cpu=$(echo "$(grep -o 'load_cpu=[0-9.+]*' <<<"$out" | cut -d= -f2)" | bc)
+  python3 pgbench_log.py "$scenario" "$c" "$out" "$postgres_cpu" "$load_cpu" "$dir"/pgbench_log.* >>"$results"
+}
+
+# Before each measured run: PostgreSQL's dirty pages written out (CHECKPOINT), so that no run
+# pays for the one before it.
+settle() { psql -c "CHECKPOINT"; }
+
+# Waits (up to 10 s) until PostgreSQL has no more processes than its own and the pool's.
+baseline_children=0
+reaped() {
+  for _ in $(seq 100); do
+    (($(pgrep -c -P "$postgres_pid") <= baseline_children)) && return 0
+    sleep 0.1
+  done
+}
+
+for backend in "${backends[@]}"; do
+  step "$backend: archive-server"
+  if [[ $backend == postgres ]]; then storage=(--postgres "$postgres_url"); else storage=(--database "$dir/server.sqlite3"); fi
+  rm -f "$dir/server.url"
+  "$server_bin" "${storage[@]}" --port 0 --log-level warning ${LOAD_SERVER_ARGS:-} --max-connections 2000 >"$dir/server.url" 2>"$dir/server-$backend.log" &
+  server_pid=$!
+  until [[ $(head -n 1 "$dir/server.url" 2>/dev/null) == http* ]]; do kill -0 "$server_pid" 2>/dev/null || { cat "$dir/server-$backend.log" >&2; exit 1; }; sleep 0.05; done
+  url=$(head -n 1 "$dir/server.url")
+  step "$backend: $users users"
+  : >"$dir/tokens"
+  for ((user = 1; user <= users; user++)); do
+    "$server_bin" users add "u$user" "${storage[@]}" 2>/dev/null >>"$dir/tokens"
+  done
+  step "$backend: $favorites favorites each, pushed"
+  python3 seed.py "$url" "$dir/tokens" "$favorites"
+  [[ $backend == postgres ]] && psql -c "VACUUM ANALYZE"
+  record kind=memory backend="$backend" state=seeded rss_kb="$(memory "$server_pid" VmRSS)"
+  for scenario in mix push paced; do
+    percent=80 pause=0
+    [[ $scenario == push ]] && percent=100
+    [[ $scenario == paced ]] && pause=$think_ms
+    for c in "${clients[@]}" ${many:+$many}; do
+      [[ $c == "$many" && $scenario != mix ]] && continue
+      dump_seqs "$backend"
+      next_clock
+      settle
+      step "$backend $scenario: $c clients"
+      threads=2; ((c < 2)) && threads=1
+      server_cpu=$(cpu "$server_pid") postgres_cpu=$(cpu "$postgres_pid" tree)
+      perf_pid=""
+      if [[ -n ${LOAD_PERF:-} ]]; then
+        perf record -F 499 -g -o "$base/perf-$backend-$scenario-$c.data" -p "$server_pid" -- sleep "$seconds" >/dev/null 2>&1 &
+        perf_pid=$!
+      fi
+      out=$(command time -f "wrk_cpu=%U+%S" wrk -t "$threads" -c "$c" -d "${seconds}s" --timeout 30s -s load.lua "$url" -- \
+        "$dir/tokens" "$dir/seqs" "$percent" "$threads" "$clock" "$pause" 2>"$dir/wrk.err") || { cat "$dir/wrk.err" >&2; exit 1; }
+      [[ -n $perf_pid ]] && wait "$perf_pid"
+      server_cpu=$(echo "$(cpu "$server_pid") - $server_cpu" | bc) postgres_cpu=$(echo "$(cpu "$postgres_pid" tree) - $postgres_cpu" | bc)
+      wrk_cpu=$(echo "$(grep -o 'wrk_cpu=[0-9.+]*' "$dir/wrk.err" | cut -d= -f2)" | bc)
+      line=$(grep '^RESULT ' <<<"$out" | sed 's/^RESULT //') || { echo "$out" >&2; cat "$dir/wrk.err" >&2; exit 1; }
+      python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="wrk", backend=sys.argv[2], scenario=sys.argv[3], clients=int(sys.argv[4]), rss_kb=int(sys.argv[5]), peak_kb=int(sys.argv[6]), server_cpu=float(sys.argv[7]), postgres_cpu=float(sys.argv[8]), load_cpu=float(sys.argv[9]), think_ms=int(sys.argv[10])); print(json.dumps(r))' \
+        "$line" "$backend" "$scenario" "$c" "$(memory "$server_pid" VmRSS)" "$(memory "$server_pid" VmHWM)" "$server_cpu" "$postgres_cpu" "$wrk_cpu" "$pause" >>"$results"
+      if grep -q '"failed":[1-9]' <<<"$line"; then echo "load: requests failed: $line" >&2; grep -v wrk_cpu "$dir/wrk.err" | head -n 5 >&2; exit 1; fi
+      if [[ $backend == postgres && $c != "$many" ]]; then
+        baseline_children=$(pgrep -c -P "$postgres_pid")
+        pgbench_run "$scenario" "$c"
+      fi
+    done
+  done
+  kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+done
+
+python3 report.py "$results" >"$base/load.md"
+if [[ $mode == full ]]; then
+  python3 report.py --into ../../BENCHMARKS.md "$results"
+  echo "load: wrote the load section of BENCHMARKS.md"
+else
+  cat "$base/load.md"
+fi

@@ -1,0 +1,59 @@
+"""Gives every user of the load its favorites through the real sync API (Benchmarks/load/run.sh).
+
+    python3 seed.py URL TOKENS FAVORITES
+
+TOKENS holds one bearer token per line, user 1 first. Each user's device 1 pushes FAVORITES
+favorites (IDs 1..FAVORITES) in pushes of at most 1,000, stamped at 2026-09-21 (older than every
+stamp the load makes), four users at a time. Exits 1 on the first push not answered 200.
+"""
+import concurrent.futures
+import json
+import sys
+import urllib.request
+
+SEED_STAMP = 1_790_000_000_000 << 16
+
+
+def device(user: int, which: int) -> str:
+    return f"{user:016x}{which:016x}"
+
+
+def favorite(user: int, favorite_id: int) -> dict:
+    return {
+        "photoUrl": f"https://example.com/archive/{user}/{favorite_id}.jpg",
+        "category": "洋食",
+        "dishName": f"チーズハンバーグ {favorite_id}",
+        "shopName": "レストラン北斗",
+        "introduction": "肉汁あふれるハンバーグにとろけるチーズ。週末限定の人気メニューです。",
+        "storedAt": 1_790_000_000_000 + favorite_id,
+    }
+
+
+def seed(url: str, user: int, token: str, favorites: int) -> None:
+    pushed = 0
+    for start in range(1, favorites + 1, 1000):
+        ids = range(start, min(start + 1000, favorites + 1))
+        changes = [{"id": i, "stamp": SEED_STAMP + i, "device": device(user, 1), "favorite": favorite(user, i)} for i in ids]
+        pushed += len(changes)
+        body = json.dumps({"device": device(user, 1), "through": pushed, "seen": 0, "changes": changes}).encode()
+        request = urllib.request.Request(
+            url + "/v1/sync/push", data=body, method="POST",
+            headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            summary = json.load(answer)
+            if summary.get("applied", 0) + summary.get("alreadyHeld", 0) != len(changes):
+                raise RuntimeError(f"user {user}: the seed push answered {summary}")
+
+
+def main() -> None:
+    url, tokens_path, favorites = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    with open(tokens_path) as file:
+        tokens = [line.strip() for line in file if line.strip()]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        for future in [pool.submit(seed, url, user, token, favorites) for user, token in enumerate(tokens, start=1)]:
+            future.result()
+    print(f"seeded {len(tokens)} users with {favorites} favorites each")
+
+
+if __name__ == "__main__":
+    main()
