@@ -185,6 +185,8 @@ struct ServiceFaultTests {
             default:
                 #expect(answer.status == 507, "\(answer.status): \(answer.text)")
                 #expect(answer.header("Retry-After") != nil && answer.text.contains("disk is full"), "\(answer.text)")
+                // The server's inside stays in its log: not its file's path, not SQLite's words.
+                #expect(!answer.text.contains(disk) && !answer.text.contains("SQLite"), "\(answer.text)")
                 refused = batch
             }
             try #require(next < 10_000, "the 1 MB disk never filled")
@@ -222,7 +224,8 @@ struct PushLog {
     var acknowledged: Set<Int> = []
     /// Pushes acknowledged while PostgreSQL was up, stopped, up again.
     var acknowledgedIn = [0, 0, 0, 0]
-    /// Clean refusals: `503` with `Retry-After` and a reason.
+    /// Clean refusals: `503` with `Retry-After` and a reason that shows nothing of the
+    /// server's inside (no SQLSTATE, no database URL).
     var refused = 0
     /// Anything else: a `500`, a `503` without its headers, no answer.
     var faults: [String] = []
@@ -231,7 +234,8 @@ struct PushLog {
         if answer.status == 200 {
             acknowledged.formUnion(batch.map(\.id))
             acknowledgedIn[phase] += 1
-        } else if answer.status == 503, answer.header("Retry-After") != nil, answer.text.contains("\"error\"") {
+        } else if answer.status == 503, answer.header("Retry-After") != nil, answer.text.contains("\"error\""),
+            !answer.text.contains("SQLSTATE"), !answer.text.contains("host=") {
             refused += 1
         } else {
             faults.append("\(answer.status) during phase \(phase): \(answer.text)")

@@ -101,9 +101,10 @@ final class ServiceProcess {
 
     /// Pushes `changes` as `device` with `token` to the server at `url`.
     static func push(
-        _ url: String, _ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, token: String, timeout: Duration = .seconds(10)
+        _ url: String, _ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, seen: Int64 = 0, token: String,
+        timeout: Duration = .seconds(10)
     ) throws -> RawHTTPConnection.Response {
-        let request = SyncPushRequest(device: device, through: through, seen: 0, changes: changes.map(WireChange.init))
+        let request = SyncPushRequest(device: device, through: through, seen: seen, changes: changes.map(WireChange.init))
         return try call(url, "POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)), timeout: timeout)
     }
 
@@ -111,8 +112,7 @@ final class ServiceProcess {
     func push(
         _ changes: [FavoriteChange], device: DeviceID, through: Int64 = 0, seen: Int64 = 0, token: String, timeout: Duration = .seconds(10)
     ) throws -> RawHTTPConnection.Response {
-        let request = SyncPushRequest(device: device, through: through, seen: seen, changes: changes.map(WireChange.init))
-        return try call("POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)), timeout: timeout)
+        try Self.push(url, changes, device: device, through: through, seen: seen, token: token, timeout: timeout)
     }
 
     /// Pulls as `device` with `token` from `cursor`.

@@ -181,16 +181,22 @@ public struct SyncResponder: HTTPResponder {
 
     /// The answer to a storage failure: a stale push `409`, a database out of reach or past
     /// the request's deadline `503`, a full disk `507` (both with `Retry-After`: nothing was
-    /// acknowledged, the same request may be sent again), anything else `500`.
+    /// acknowledged, the same request may be sent again), anything else `500`. The `503` and
+    /// `507` bodies say what the client can do and nothing of the server's inside (its file's
+    /// path, PostgreSQL's words): those go to the log.
     static func response(to error: ServerStorageError) -> Response {
         var response: Response
         switch error {
         case .stalePush:
             return ServiceResponse.error(error.description, status: .conflict)
         case .unavailable:
-            response = ServiceResponse.error(error.description, status: .serviceUnavailable)
+            response = ServiceResponse.error(
+                "the server's database is unavailable now; nothing was acknowledged: send the same request again shortly",
+                status: .serviceUnavailable)
         case .storageFull:
-            response = ServiceResponse.error(error.description, status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
+            response = ServiceResponse.error(
+                "the server's disk is full; nothing was written: try again later",
+                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
         default:
             return ServiceResponse.error("the server could not answer: \(error); try again", status: .internalServerError)
         }
