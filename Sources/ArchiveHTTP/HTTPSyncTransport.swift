@@ -12,8 +12,9 @@ import NIOHTTP1
 /// `Authorization: Bearer` only, redirects never followed (a redirect would carry the token
 /// elsewhere), each request bounded in time and its answer in size.
 public struct HTTPSyncTransport: SyncTransport {
-    /// The largest answer read: a page of 1,000 favorites at the engine's field limits.
-    public static let maximumAnswerBytes = 32 << 20
+    /// The largest answer read (``SyncAPI/maximumAnswerBytes``): the service cuts its pages
+    /// at a quarter of it.
+    public static let maximumAnswerBytes = SyncAPI.maximumAnswerBytes
 
     /// The service's base URL.
     public let server: URL

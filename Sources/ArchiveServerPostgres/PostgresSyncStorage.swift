@@ -142,18 +142,19 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
                 let cells = row.makeRandomAccess()
                 changes.append((try Self.change(from: cells), try cells[10].decode(Int64.self)))
             }
-            let hasMore = changes.count > limit
-            if hasMore { changes.removeLast() }
+            let hasMore = WireSize.cutPage(&changes, limit: limit) { $0.change }
             let next = hasMore ? changes.last?.seq ?? start : max(latest, start)
+            // What the device has pulled is what it says it applied: the cursor it asks from,
+            // not what this answer sends, which may be lost on the way.
             try await connection.query("""
                 INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
-                VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(limit > 0 ? next : 0), \(now))
+                VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(reset ? 0 : cursor), \(now))
                 ON CONFLICT (user_id, device) DO UPDATE
-                SET pulled = CASE WHEN \(limit > 0) THEN excluded.pulled ELSE user_devices.pulled END, last_seen = excluded.last_seen
+                SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen
                 """, logger: logger)
             if limit > 0, !hasMore {
-                // Every device of the user has pulled past these tombstones: they go, and a
-                // push made before pulling that far is refused from now on.
+                // Every device of the user has applied these tombstones: they go, and a push
+                // made before pulling that far is refused from now on.
                 try await connection.query("""
                     WITH everyone AS (SELECT min(pulled) AS seq FROM user_devices WHERE user_id = \(user.id)),
                     dropped AS (
@@ -239,9 +240,11 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
 
     /// Locks `user`'s row for this transaction and reads its seq and tombstone horizon.
     private static func lockUser(_ user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> (seq: Int64, collected: Int64) {
-        let rows = try await connection.query("SELECT seq, collected FROM users WHERE id = \(user.id) FOR UPDATE", logger: logger)
+        let rows = try await connection.query(
+            "SELECT seq, collected FROM users WHERE id = \(user.id) AND feed = decode(\(user.feed.description), 'hex') FOR UPDATE", logger: logger)
         for try await state in rows.decode((Int64, Int64).self) { return state }
-        // Removed since its token was checked: nothing is read or written.
+        // Removed since its token was checked (the feed, random to each user, tells a user
+        // added since apart even if it had the same ID): nothing is read or written.
         throw ServerStorageError.noSuchUser(user.name)
     }
 

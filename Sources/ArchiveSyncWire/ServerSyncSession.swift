@@ -33,6 +33,8 @@ public enum ServerSyncSession {
         let probe = try await transport.pull(device: device, cursor: 0, limit: 0)
         guard let feed = DeviceID(hex: probe.feed) else { throw SyncTransportError.badAnswer(server: "the service", reason: "feed \(probe.feed.prefix(40)) is not 32 hexadecimal digits") }
         var cursor = try favorites.receivedCursor(from: feed)
+        // This feed's end before the pull grows it: what tells a restored older copy (below).
+        let latestBeforePull = try favorites.latestChangeSeq()
         var pulledSeqs: [ClosedRange<Int64>] = []
         while true {
             let page = try await transport.pull(device: device, cursor: cursor, limit: pageLimit)
@@ -55,25 +57,48 @@ public enum ServerSyncSession {
             summary.received.add(applied.summary)
             if let seqs = applied.seqs { pulledSeqs.append(seqs) }
             cursor = page.cursor
-            if !page.hasMore || page.changes.isEmpty { break }
+            // The service counts as pulled only the cursor a pull asks from (what this device
+            // says it applied): after the last changes, one more pull, which finds nothing,
+            // tells it so, and lets it drop the tombstones every device has applied.
+            if page.changes.isEmpty { break }
         }
 
         // 2. Push this device's feed from where the service says it has it (from the start if
-        // that is past this feed's end: this file is an older copy of itself).
+        // that was past this feed's end before the pull: this file is an older copy of itself,
+        // and what the pull just added must not hide it).
         var from = probe.pushed
-        if from > (try favorites.latestChangeSeq()) { from = 0 }
+        if from > latestBeforePull { from = 0 }
         while true {
             let page = try favorites.changes(since: from, limit: pushLimit)
             if page.changes.isEmpty { break }
             let outgoing = page.changes.filter { change in !pulledSeqs.contains { $0.contains(change.seq) } }
-            try await push(outgoing, through: page.lastSeq, seen: cursor, device: device, transport: transport, into: &summary.sent)
+            try await push(
+                outgoing, through: page.lastSeq, seen: cursor, device: device, transport: transport,
+                maximumBytes: probe.maximumPushBytes ?? SyncAPI.defaultMaximumBodyBytes, into: &summary.sent)
             from = page.lastSeq
             if !page.hasMore { break }
         }
         return summary
     }
 
-    /// Pushes `changes` (with their seqs), splitting them while the service says a push is too large.
+    /// Pushes `changes` (with their seqs) in bodies of at most `maximumBytes` (the service's
+    /// announced limit, by ``WireSize``'s bound), the last one recording `through`.
+    private static func push(
+        _ changes: [(seq: Int64, change: FavoriteChange)], through: Int64, seen: Int64, device: DeviceID, transport: some SyncTransport,
+        maximumBytes: Int, into summary: inout ApplySummary
+    ) async throws {
+        var rest = changes[...]
+        repeat {
+            let count = WireSize.prefixFitting(rest.lazy.map(\.change), budget: maximumBytes)
+            let batch = Array(rest.prefix(count))
+            rest = rest.dropFirst(count)
+            let reaches = rest.isEmpty ? through : batch.last?.seq ?? through
+            try await push(batch, through: reaches, seen: seen, device: device, transport: transport, into: &summary)
+        } while !rest.isEmpty
+    }
+
+    /// Pushes `changes` (with their seqs), splitting them while the service says a push is
+    /// too large (a service whose limit is below what it announced, or that announced none).
     private static func push(
         _ changes: [(seq: Int64, change: FavoriteChange)], through: Int64, seen: Int64, device: DeviceID, transport: some SyncTransport,
         into summary: inout ApplySummary

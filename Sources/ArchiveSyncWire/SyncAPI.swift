@@ -14,4 +14,11 @@ public enum SyncAPI {
     /// The largest request body, unless the server says otherwise: 4 MiB (a push of 1,000
     /// favorites at the engine's field limits is about 13 MiB; typical ones are 300 KiB).
     public static let defaultMaximumBodyBytes = 4 * 1024 * 1024
+    /// The most bytes a pull page takes (``WireSize``'s bound): 8 MiB, so that a page with
+    /// its largest possible change (about 80 KB of escaped texts) stays well within the
+    /// 32 MiB a client reads (``maximumAnswerBytes``).
+    public static let maximumPageBytes = 8 * 1024 * 1024
+    /// The largest answer a client reads: four pages' worth. A page the service cuts by
+    /// ``maximumPageBytes`` always fits.
+    public static let maximumAnswerBytes = 32 * 1024 * 1024
 }

@@ -14,14 +14,19 @@ public struct SyncPullResponse: Codable, Sendable, Hashable {
     public var reset: Bool
     /// How far the server has taken this device's own feed: push from after it.
     public var pushed: Int64
+    /// The largest push body the service takes, in bytes (its `--max-body-bytes`): the
+    /// client cuts its pushes to fit (absent from a service older than this field:
+    /// ``SyncAPI/defaultMaximumBodyBytes``).
+    public var maximumPushBytes: Int?
 
     /// A page of `feed`.
-    public init(feed: String, changes: [WireChange], cursor: Int64, hasMore: Bool, reset: Bool, pushed: Int64) {
+    public init(feed: String, changes: [WireChange], cursor: Int64, hasMore: Bool, reset: Bool, pushed: Int64, maximumPushBytes: Int? = nil) {
         self.feed = feed
         self.changes = changes
         self.cursor = cursor
         self.hasMore = hasMore
         self.reset = reset
         self.pushed = pushed
+        self.maximumPushBytes = maximumPushBytes
     }
 }

@@ -22,8 +22,10 @@ public struct SyncPushRequest: Codable, Sendable, Hashable {
         self.changes = changes
     }
 
-    /// The changes, checked: each valid (``WireChange/change(index:)``), no ID twice.
-    public func checkedChanges() throws(SyncWireError) -> [FavoriteChange] {
+    /// The changes, checked: each valid (``WireChange/change(index:)``), none stamped more
+    /// than ``HybridTimestamp/maximumLead`` ahead of `now` (the receiver's wall clock, Unix
+    /// milliseconds), no ID twice.
+    public func checkedChanges(receivedAt now: Int64) throws(SyncWireError) -> [FavoriteChange] {
         var seen: [Int: Int] = [:]
         var result: [FavoriteChange] = []
         result.reserveCapacity(changes.count)
@@ -31,7 +33,10 @@ public struct SyncPushRequest: Codable, Sendable, Hashable {
             if let first = seen.updateValue(index, forKey: wire.id) {
                 throw .duplicateID(id: wire.id, first: first, second: index)
             }
-            result.append(try wire.change(index: index))
+            let change = try wire.change(index: index)
+            let lead = change.stamp.time.lead(over: now)
+            guard lead <= HybridTimestamp.maximumLead else { throw .stampAhead(index: index, id: wire.id, device: wire.device, ahead: lead) }
+            result.append(change)
         }
         return result
     }

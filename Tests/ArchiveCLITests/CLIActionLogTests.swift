@@ -63,6 +63,8 @@ struct CLIActionLogTests {
             #expect(result.stderr.contains(message), "\(path): \(result.stderr)")
         }
         #expect(database.isUnchanged, "no refused log may touch the database")
+        // With the hard link gone, the database opens again (a second link is refused: CLIDatabaseFilesTests).
+        #expect(unlink(hardLink) == 0)
         #expect((try cli.run(["favorites", "--json"]).json() as? [String: Any])?["total"] as? Int == 1)
         // Refused before the database is created, too.
         let fresh = cli.directory.path("new.sqlite3")

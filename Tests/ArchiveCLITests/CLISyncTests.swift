@@ -63,15 +63,19 @@ struct CLISyncTests {
         #expect(try cli.run(["add", "17"]).status == 0)
         let link = cli.directory.path("link.sqlite3")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.database)
-        let hard = cli.directory.path("hard.sqlite3")
-        try FileManager.default.linkItem(atPath: cli.database, toPath: hard)
         // Its write-ahead log and shared memory are refused before anything is opened.
-        for name in [cli.database, link, hard, cli.directory.url.path + "//./favorites.sqlite3", cli.database + "-wal", cli.database + "-shm"] {
+        for name in [cli.database, link, cli.directory.url.path + "//./favorites.sqlite3", cli.database + "-wal", cli.database + "-shm"] {
             let result = try cli.run(["sync", name])
             #expect(result.status == 1, "\(name): \(result.stderr)")
             #expect(result.stderr.contains("by another name: nothing to sync"), "\(name): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: name + "-wal"), "\(name): a database was opened at it")
         }
+        // A hard link makes two names of one file: neither is opened (CLIDatabaseFilesTests).
+        let hard = cli.directory.path("hard.sqlite3")
+        try FileManager.default.linkItem(atPath: cli.database, toPath: hard)
+        let result = try cli.run(["sync", hard])
+        #expect(result.status == 1 && result.stderr.contains("has 2 hard links"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: hard + "-wal"), "a database was opened at it")
     }
 
     @Test func aByteCopyIsRefusedUnchanged() throws {
@@ -120,6 +124,29 @@ struct CLISyncTests {
         let one = cli.directory.path("one.json")
         try JSONSerialization.data(withJSONObject: [rows[count]]).write(to: URL(fileURLWithPath: one))
         #expect(try cli.run(["--database", other, "import", one], useDatabase: false).status == 0)
+        // One kill is made to land inside the transaction that writes the other side: the sync
+        // is stopped (SIGSTOP) once the other file's write-ahead log holds some of its pages,
+        // a reader of the other side is seen not to have them (uncommitted), and only then is
+        // it killed. Should the sync commit first on a fast machine, the other side is put
+        // back and a smaller log is waited for.
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: other))
+        var landedInside = false
+        for threshold in [1 << 20, 256 << 10, 32 << 10, 4 << 10] where !landedInside {
+            for suffix in ["-wal", "-shm"] { unlink(other + suffix) }
+            try pristine.write(to: URL(fileURLWithPath: other))
+            let child = try ChildProcess(CLI.executable.path, ["sync", other, "--database", cli.database], environment: cli.environment())
+            let logged = Deadline.poll(within: .seconds(120)) {
+                var info = stat()
+                return child.hasExited || (stat(other + "-wal", &info) == 0 && info.st_size >= threshold)
+            }
+            child.signal(SIGSTOP)
+            if logged, try storedCount(other) == 1, try storedCount(cli.database) == count + 1 { landedInside = true }
+            child.signal(SIGKILL)
+            child.signal(SIGCONT)
+            child.wait()
+            #expect([1, count + 1].contains(try storedCount(other)))
+        }
+        #expect(landedInside, "no kill landed inside the transaction that writes the other side")
         var sawNeither = false, sawBoth = false
         for delay in [0, 20, 60, 120, 250, 500] {
             let child = try ChildProcess(CLI.executable.path, ["sync", other, "--database", cli.database], environment: cli.environment())

@@ -51,16 +51,21 @@ struct FrontDoorTests {
         let snapshot = FileSnapshot(path: cli.database)
         let symlink = cli.directory.path("link.json")
         try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: cli.database)
-        let hardLink = cli.directory.path("hard.json")
-        #expect(link(cli.database, hardLink) == 0)
         let dotted = cli.directory.path("./sub/../favorites.sqlite3")
         try FileManager.default.createDirectory(atPath: cli.directory.path("sub"), withIntermediateDirectories: true)
-        for output in [cli.database, cli.database + "-wal", cli.database + "-shm", cli.database + "-journal", symlink, hardLink, dotted] {
+        for output in [cli.database, cli.database + "-wal", cli.database + "-shm", cli.database + "-journal", symlink, dotted] {
             let result = try cli.run(["export", "-o", output])
             #expect(result.status == 1, "\(output)")
             #expect(result.stderr.contains("refusing to export"), "\(output): \(result.stderr)")
             #expect(snapshot.isUnchanged, "\(output) replaced the database")
         }
+        // A hard link is a second name of the database: refused before anything is opened.
+        let hardLink = cli.directory.path("hard.json")
+        #expect(link(cli.database, hardLink) == 0)
+        let linked = try cli.run(["export", "-o", hardLink])
+        #expect(linked.status == 1 && linked.stderr.contains("has 2 hard links"), "\(linked.stderr)")
+        #expect(snapshot.isUnchanged, "the hard link replaced the database")
+        #expect(unlink(hardLink) == 0)
         #expect(!FileManager.default.fileExists(atPath: cli.database + "-journal"))
         #expect(try leftovers(in: cli.directory.url.path).isEmpty)
         #expect(try cli.run(["favorites", "--json"]).json() as? [String: Any] != nil)

@@ -19,6 +19,41 @@ struct ArchitectureDocumentTests {
         }
     }
 
+    /// "Lower modules first; a module imports only what is above it": each target's
+    /// dependencies in Package.swift are in rows above its own in the module map.
+    @Test func theModuleMapListsEveryModuleAfterWhatItDependsOn() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let architecture = try String(contentsOf: Self.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        let rows = architecture.matches(of: /(?m)^\| `(\w+)` \|/).map { String($0.1) }
+        #expect(rows.count >= 20, "only \(rows.count) rows found in the module map")
+        let targetsStart = try #require(manifest.range(of: "targets: ["))
+        let section = manifest[targetsStart.upperBound...]
+        let starts = section.ranges(of: /\.(?:target|executableTarget|systemLibrary|plugin|testTarget)\(/).map(\.lowerBound)
+        let declarations = zip(starts, starts.dropFirst() + [section.endIndex]).map { section[$0.0..<$0.1].dropFirst() }
+        let names = Set(rows)
+        var checked = 0
+        for declaration in declarations {
+            guard !declaration.hasPrefix("testTarget"), let name = declaration.firstMatch(of: /name: "(\w+)"/).map({ String($0.1) }),
+                  let row = rows.firstIndex(of: name) else { continue }
+            // Quoted target names other than its own: its dependencies and plugins (comments
+            // stripped first; products are named by `package:` and are not targets).
+            let code = declaration.split(separator: "\n").map { $0.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }.joined(separator: "\n")
+            for dependency in code.matches(of: /"(\w+)"/).map({ String($0.1) }) where dependency != name && names.contains(dependency) {
+                let above = rows.firstIndex(of: dependency) ?? rows.count
+                #expect(above < row, "docs/ARCHITECTURE.md lists \(name) above \(dependency), which it depends on")
+                checked += 1
+            }
+        }
+        #expect(checked >= 20, "only \(checked) dependencies checked: the scan does not see them")
+    }
+
+    /// README is the front door: what a newcomer reads first stays short.
+    @Test func theReadmeHasAtMost150Lines() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count - (readme.hasSuffix("\n") ? 1 : 0)
+        #expect(lines <= 150, "README.md has \(lines) lines: move detail to docs/")
+    }
+
     /// The modules of Sources/`target`, as its files import them.
     static func imports(of target: String) throws -> [(file: String, module: String)] {
         let folder = root.appendingPathComponent("Sources/\(target)")

@@ -26,11 +26,21 @@ struct HostileServiceTests {
         }
     }
 
+    /// Refused as a bad answer that says why, with nothing of the page applied and the
+    /// cursor kept for the feed where it was (seen hang without the check).
     @Test(arguments: [false, true])
     func aPageThatDoesNotMoveForwardIsRefused(oversized: Bool) async throws {
         let database = try ArchiveDatabase.inMemory()
-        await #expect(throws: SyncTransportError.self) {
+        let feed = try #require(DeviceID(hex: String(repeating: "ab", count: 16)))
+        let error = await #expect(throws: SyncTransportError.self) {
             _ = try await ServerSyncSession.run(database, through: Stuck(oversized: oversized), pageLimit: 5)
         }
+        guard case .badAnswer(_, let reason) = error else {
+            Issue.record("not refused as a bad answer: \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("it does not move forward, or holds more than the 5 asked"), "\(reason)")
+        #expect(try database.favorites.latestChangeSeq() == 0 && database.favorites.tombstoneCount() == 0, "something of the page was applied")
+        #expect(try database.favorites.receivedCursor(from: feed) == 0, "the cursor moved")
     }
 }

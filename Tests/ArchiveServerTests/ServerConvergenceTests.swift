@@ -10,7 +10,8 @@ import Testing
 /// The convergence harness run through the service: 2 to 5 devices of one user, each with
 /// a clock of its own (hours apart), hundreds of random changes, random syncs with the
 /// service (whole, pull only, with the push's answer lost so the device retries, or an
-/// earlier push delivered again late), then a final round. Oracle: every device holds the merge rule's answer over every change any
+/// earlier push delivered again late; a hostile device's changes stamped far ahead or at
+/// the last valid stamp, refused), then a final round. Oracle: every device holds the merge rule's answer over every change any
 /// device made (TestSupport's ``MergeOracle``, written apart from ``FavoriteMerge``); the
 /// service's tombstones go as the devices pull them.
 ///
@@ -69,6 +70,24 @@ struct ServerConvergenceTests {
                 // The push's answer is lost: the service applied it, the device does not know.
                 transport.loseNextPushAnswer()
                 do { _ = try await ServerSyncSession.run(device, through: transport) } catch is SyncTransportError {}
+            case 93..<96:
+                // A hostile or broken device pushes a change stamped far ahead of the service's
+                // clock, or at the last valid stamp: refused whole (400), so no device's clock
+                // is dragged there and the honest changes that follow still order as made.
+                let hostile = DeviceID(bytes: [UInt8](repeating: 0xF0, count: 16))!
+                let now = SQLiteStoredArchiveDataRepository.systemClock()
+                let milliseconds = Bool.random(using: &random)
+                    ? HybridTimestamp.maximumMilliseconds - Int64.random(in: 0...1_000, using: &random)
+                    : now + HybridTimestamp.maximumLead + Int64.random(in: 60_000...(40 * 365 * 24 * Self.hour), using: &random)
+                let stamp = ChangeStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0xFFFF), device: hostile)
+                let change = Bool.random(using: &random) ? FavoriteChange(id: id, stamp: stamp, state: .removed)
+                    : FavoriteChange(id: id, stamp: stamp, state: .stored(Self.object(id, "from the future")))
+                do {
+                    _ = try await transport.push(SyncPushRequest(device: hostile, through: 1, seen: 0, changes: [WireChange(change)]))
+                    Issue.record("seed \(seed) (\(kind)): a change stamped \(milliseconds - now) ms ahead was taken")
+                } catch SyncTransportError.refused(_, 400, let message) {
+                    #expect(message.contains("ahead of the server's clock by device \(hostile)"), "\(message)")
+                }
             default:
                 // Stopped after the pull: only this device moved.
                 transport.failNextPush()
@@ -196,14 +215,20 @@ final class BackendTransport: SyncTransport {
         }
         if fault.failPush { throw SyncTransportError.unreachable(server: "test", reason: "the network went away") }
         let received = try Self.roundTrip(request)
-        sent.withLock { $0.append(received) }
         guard let device = DeviceID(hex: received.device) else { throw SyncTransportError.badAnswer(server: "test", reason: "device") }
         let answer: SyncPushResponse
         do {
-            answer = try await backend.push(try received.checkedChanges(), from: device, through: received.through, seen: received.seen, for: user)
+            let changes = try received.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock())
+            answer = try await backend.push(changes, from: device, through: received.through, seen: received.seen, for: user)
+        } catch let error as SyncWireError {
+            // As the HTTP front answers them: a refused batch is a 400, a stale push a 409;
+            // anything else fails the test as it is.
+            throw SyncTransportError.refused(server: "test", status: 400, message: error.description)
         } catch let error as ServerStorageError {
+            guard case .stalePush = error else { throw error }
             throw SyncTransportError.refused(server: "test", status: 409, message: error.description)
         }
+        sent.withLock { $0.append(received) }  // taken: a copy of it may come again later
         if fault.loseAnswer { throw SyncTransportError.unreachable(server: "test", reason: "the answer was lost") }
         return try Self.roundTrip(answer)
     }
@@ -214,7 +239,8 @@ final class BackendTransport: SyncTransport {
         let all = sent.withLock { $0 }
         guard let request = all.randomElement(using: &random), let device = DeviceID(hex: request.device) else { return }
         do {
-            _ = try await backend.push(try request.checkedChanges(), from: device, through: 0, seen: request.seen, for: user)
+            _ = try await backend.push(
+                try request.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock()), from: device, through: 0, seen: request.seen, for: user)
         } catch ServerStorageError.stalePush {
             // Refused: it was made before tombstones the service has dropped since.
         }

@@ -98,8 +98,16 @@ struct ServerUsersCommandTests {
         let ambiguous = try run(["users", "list"], environment: both)
         #expect(ambiguous.status != 0 && ambiguous.stderr.contains("name two places"), "\(ambiguous.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("env.sqlite3")))
-        #expect(try run(["users", "list", "--postgres", url], environment: both).status == 0)
-        #expect(try run(["users", "add", "alice", "--postgres", url]).status == 0)
+        let added = try run(["users", "add", "alice", "--postgres", url])
+        #expect(added.status == 0 && added.stdout.hasPrefix("fa_"), "\(added.stderr)")
+        // A flag settles it: --postgres lists PostgreSQL's users (alice), --database the file's (none).
+        let listed = try run(["users", "list", "--json", "--postgres", url], environment: both)
+        let names = ((try? listed.json() as? [String: Any])?["users"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(listed.status == 0 && names == ["alice"], "\(listed.stdout) \(listed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("env.sqlite3")), "the variable's SQLite file was opened")
+        let file = try run(["users", "list", "--json", "--database", directory.path("env.sqlite3")], environment: both)
+        let fileNames = ((try? file.json() as? [String: Any])?["users"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(file.status == 0 && fileNames == [], "\(file.stdout) \(file.stderr)")
         _ = try postgres.query("INSERT INTO archive_server_migrations (version, name, checksum) VALUES (999, 'future', 'x')", in: url)
         let newer = try run(["users", "list", "--postgres", url])
         #expect(newer.status != 0 && newer.stderr.contains("migration 999"), "\(newer.stderr)")

@@ -22,6 +22,21 @@ enum ServiceBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         }
     }
 
+    /// Runs `body` with a new, empty backend of this kind and its users.
+    func withUsers(now: Int64, _ body: (any SyncBackend, any UserDirectory) async throws -> Void) async throws {
+        switch self {
+        case .sqlite:
+            let server = try ServerDatabase(path: ":memory:")
+            try await body(SQLiteSyncBackend(database: server), UserStore(database: server))
+        case .postgres:
+            var logger = Logger(label: "tests")
+            logger.logLevel = .warning
+            try await PostgresSyncStorage.with(try PostgresLocation(url: try TestPostgres.server().newDatabase()), logger: logger) { storage in
+                try await body(storage, storage)
+            }
+        }
+    }
+
     /// Runs `body` with a new, empty backend of this kind, user `alice` added, her token,
     /// and a way to count the tombstones the backend keeps.
     func withBackend(

@@ -28,6 +28,24 @@ struct DatabasePathTests {
         #expect(try ArchiveDatabase(path: fits).favorites.count() == 1)
     }
 
+    /// A database file with a second hard link is refused by either name, before SQLite
+    /// opens it: SQLite keeps a write-ahead log per name, so a change written through one
+    /// name while another connection held frames on the other was lost to it (seen red: the
+    /// write through `other.sqlite3` said stored, and `fav.sqlite3` did not have it).
+    @Test func aDatabaseWithASecondHardLinkIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fav.sqlite3"), other = directory.path("other.sqlite3")
+        try ArchiveDatabase(path: path).favorites.create(Fixtures.object(1))
+        #expect(link(path, other) == 0)
+        for name in [path, other] {
+            let error = try #require(throws: ArchiveStorageError.self) { try ArchiveDatabase(path: name) }
+            #expect(error == .hardLinked(path: name, links: 2))
+            #expect(error.description.contains("remove the other links"), "\(error)")
+        }
+        #expect(unlink(other) == 0)
+        #expect(try ArchiveDatabase(path: path).favorites.count() == 1)
+    }
+
     /// A database that already exists (in WAL, as the engine leaves every one) needs
     /// only `NAME-wal` and `NAME-shm`: renamed to a 251-byte name it still opens and
     /// takes writes; 252 bytes is refused.

@@ -6,8 +6,9 @@ import Testing
 
 /// The convergence harness: 2 to 5 databases, each with a wall clock of its own (hours
 /// ahead or behind, moving at its own pace), hundreds of random changes (heart, un-heart,
-/// heart again, new texts, imports), random full and half syncs in random order, then a
-/// final round. Oracle: every database holds the same favorites, and they are the merge
+/// heart again, new texts, imports), random full and half syncs in random order, syncs
+/// with a database whose clock is decades ahead or at the last valid stamp (refused, nothing
+/// moved), then a final round. Oracle: every database holds the same favorites, and they are the merge
 /// rule's answer over every change any database made (no change is lost unless a greater
 /// stamp superseded it).
 ///
@@ -30,6 +31,14 @@ struct SyncConvergenceTests {
         }
         let databases = try clocks.map { try SyncTests.database(clock: $0) }
         var made: [FavoriteChange] = []  // every change any database made itself
+        // A database whose clock is far ahead (decades) or at the last valid stamp: every
+        // sync that would take one of its changes is refused whole, and nothing moves, so no
+        // clock is dragged into the future and the others still converge.
+        let hostileClock = ManualClock(Bool.random(using: &random)
+            ? HybridTimestamp.maximumMilliseconds - Int64.random(in: 0...1_000, using: &random)
+            : SyncTests.start + HybridTimestamp.maximumLead + Int64.random(in: 4...(40 * 365 * 24), using: &random) * SyncTests.hour)
+        let hostile = try SyncTests.database(clock: hostileClock)
+        try hostile.favorites.create(contentsOf: Set((1...5).map { _ in Int.random(in: 1...30, using: &random) }).map { SyncTests.object($0, "未来") })
 
         /// Runs a local operation on database `index` and logs the changes it made.
         func local(_ index: Int, _ operation: (ArchiveDatabase) throws -> Void) throws {
@@ -55,6 +64,20 @@ struct SyncConvergenceTests {
             case 65..<85:
                 let other = (index + Int.random(in: 1..<count, using: &random)) % count
                 try SyncSession.run(databases[index], with: databases[other])
+            case 85..<90:
+                let database = databases[index]
+                let before = (try database.favorites.latestChangeSeq(), try SyncTests.favorites(database))
+                do {
+                    if Bool.random(using: &random) {
+                        try SyncSession.run(database, with: hostile)
+                    } else {
+                        try SyncSession.run(hostile, with: database)
+                    }
+                    Issue.record("seed \(seed): a sync with a database stamped \(hostileClock.now() - clocks[index].now()) ms ahead went through")
+                } catch SyncError.stampAhead(_, _, let device, let ahead) {
+                    #expect(device == (try hostile.favorites.deviceID()) && ahead > HybridTimestamp.maximumLead, "seed \(seed)")
+                }
+                #expect(try database.favorites.latestChangeSeq() == before.0 && SyncTests.favorites(database) == before.1, "seed \(seed): a refused sync changed database \(index)")
             default:
                 // A sync stopped after its first commit: only one side took the other's changes.
                 let other = (index + Int.random(in: 1..<count, using: &random)) % count

@@ -65,7 +65,7 @@ struct SyncTests {
         try database.favorites.create(Self.object(17))
         clock.advance(by: 10)
         try database.favorites.create(Self.object(21))
-        try database.favorites.create(Self.object(21))  // the same again: no change
+        try database.favorites.create(Self.object(21))  // the same again: a new change of 21, restamped
         clock.advance(by: 10)
         #expect(try database.favorites.delete(id: 17))
         #expect(try database.favorites.delete(id: 99) == false)  // nothing stored: no tombstone
@@ -102,6 +102,8 @@ struct SyncTests {
                     state: Bool.random(using: &random) ? .removed : .stored(Self.object(1, ["a", "b"].randomElement(using: &random)!)))
             }
             let folded = changes.dropFirst().reduce(changes[0], FavoriteMerge.winner)
+            // Judged by the oracle written apart from the rule, not by the rule itself.
+            #expect(folded == changes.dropFirst().reduce(changes[0], MergeOracle.later), "round \(round) (seed 46)")
             let shuffled = changes.shuffled(using: &random)
             #expect(shuffled.dropFirst().reduce(shuffled[0], FavoriteMerge.winner) == folded, "round \(round) (seed 46)")
             let left = FavoriteMerge.winner(FavoriteMerge.winner(changes[0], changes[1]), changes[2])
@@ -126,38 +128,93 @@ struct SyncTests {
         #expect(try b.favorites.contains(id: 17) == false)
     }
 
-    /// A stamp past the year 4199 (a broken clock, a hostile file) is refused by every
-    /// database alike; one just inside is taken by all, whichever saw it first.
-    @Test func stampsFarInTheFutureAreJudgedAlikeEverywhere() throws {
+    /// A stamp past the year 4199 is no stamp: refused by every database alike, counted.
+    @Test func stampsPastTheLastValidOneAreRefusedAlikeEverywhere() throws {
         let clock = ManualClock(Self.start)
-        let (a, b, c) = (try Self.database(clock: clock), try Self.database(clock: clock), try Self.database(clock: clock))
         let stranger = try #require(DeviceID(hex: "ffffffffffffffffffffffffffffffff"))
         let tooFar = FavoriteChange(
             id: 5, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: HybridTimestamp.maximumMilliseconds + 1), device: stranger),
             state: .stored(Self.object(5)))
-        for database in [a, b] {
+        for database in [try Self.database(clock: clock), try Self.database(clock: clock)] {
             let summary = try database.favorites.apply([tooFar])
             #expect(summary.refused == 1 && summary.applied == 0)
             #expect(summary.firstRefusal?.contains("year 4199") == true)
         }
-        let farButValid = FavoriteChange(
-            id: 6, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: HybridTimestamp.maximumMilliseconds), device: stranger),
-            state: .removed)
-        try c.favorites.create(Self.object(6))
-        #expect(try a.favorites.apply([farButValid]).applied == 1)
-        // c stored 6 now; a heard of the far removal. Whoever syncs with whom, all end alike.
-        try SyncSession.run(c, with: b)
-        try SyncSession.run(b, with: a)
-        try SyncSession.run(c, with: b)
-        for database in [a, b, c] {
-            #expect(try database.favorites.contains(id: 6) == false)
-            #expect(try database.favorites.contains(id: 5) == false)
+    }
+
+    /// A database whose clock reads decades ahead, or the last valid stamp (a broken clock,
+    /// a hostile file): a sync that would take one of its changes is refused whole, naming
+    /// its device and how far ahead, and moves nothing; one within a day is taken.
+    @Test(arguments: [HybridTimestamp.maximumMilliseconds, start + 64 * 365 * 24 * hour, start + 25 * hour])
+    func aFileStampedTooFarAheadIsRefusedWhole(ahead: Int64) throws {
+        let clock = ManualClock(Self.start)
+        let here = try Self.database(clock: clock)
+        try here.favorites.create(Self.object(33))
+        let broken = try Self.database(clock: ManualClock(ahead))
+        try broken.favorites.create(Self.object(6))
+        let before = try Self.feed(here)
+        for run in [{ try SyncSession.run(here, with: broken) }, { try SyncSession.run(broken, with: here) }] {
+            do {
+                _ = try run()
+                Issue.record("a change stamped \(ahead - Self.start) ms ahead was taken")
+            } catch let error as SyncError {
+                guard case .stampAhead(_, 6, let device, let lead) = error else { throw error }
+                #expect(device == (try broken.favorites.deviceID()) && lead == ahead - Self.start)
+                #expect(error.description.contains("stamped \(HybridTimestamp.describe(lead: lead)) ahead of this machine's clock by device \(device)"), "\(error)")
+            }
+            #expect(try Self.feed(here) == before, "a refused sync changed this database")
         }
-        // And each can still store 6 again: its clock moved to the far stamp, so its next
-        // change comes after it.
-        try c.favorites.create(Self.object(6))
-        try SyncSession.run(c, with: a)
-        #expect(try a.favorites.contains(id: 6))
+        #expect(HybridTimestamp.describe(lead: 64 * 365 * 24 * Self.hour) == "64 years")
+        // Within a day ahead: taken, and the clocks go on from there.
+        let close = try Self.database(clock: ManualClock(Self.start + 23 * Self.hour))
+        try close.favorites.create(Self.object(7))
+        try SyncSession.run(here, with: close)
+        #expect(try here.favorites.contains(id: 7))
+    }
+
+    /// One change at the last valid stamp froze every clock that took it: a store and then a
+    /// removal of the same dish took the same stamp, the removal lost, and two devices
+    /// disagreed for ever (a=[6,33,50], b=[33,50]). It is refused now; stamps keep moving.
+    @Test func noReceivedChangeFreezesAClock() throws {
+        let clock = ManualClock(Self.start)
+        let (a, b) = (try Self.database(clock: clock), try Self.database(clock: clock))
+        let hostile = try Self.database(clock: ManualClock(HybridTimestamp.maximumMilliseconds))
+        try hostile.favorites.create(Self.object(6))
+        for id in [6, 33, 50] { try a.favorites.create(Self.object(id)) }
+        try SyncSession.run(a, with: b)
+        #expect(throws: SyncError.self) { try SyncSession.run(a, with: hostile) }
+        clock.advance(by: 10)
+        try a.favorites.create(Self.object(50, "again"))
+        #expect(try a.favorites.delete(id: 50))
+        #expect(try a.favorites.delete(id: 6))
+        try SyncSession.run(a, with: b)
+        #expect(try Self.favorites(a) == Self.favorites(b))
+        #expect(try Self.favorites(a).keys.sorted() == [33])
+        let stamps = try Self.feed(a).map(\.stamp.time)
+        #expect(stamps.allSatisfy { $0.milliseconds <= Self.start + 10 }, "\(stamps)")
+    }
+
+    /// B stores 17 and syncs with A; A removes 17; later, B's user hearts 17 again (it is
+    /// still stored on B, unchanged). The latest acknowledged action wins: 17 stays on both.
+    /// (Seen red when storing what is stored changed nothing: 17 was gone on both.)
+    @Test func storingAgainWhatIsStoredIsANewChangeThatWins() throws {
+        let clock = ManualClock(Self.start)
+        let (a, b) = (try Self.database(clock: clock), try Self.database(clock: clock))
+        try b.favorites.create(Self.object(17))
+        try SyncSession.run(b, with: a)
+        clock.advance(by: 1_000)
+        #expect(try a.favorites.delete(id: 17))
+        clock.advance(by: 1_000)
+        #expect(try b.favorites.create(Self.object(17)) == false, "17 was still stored on B")
+        try SyncSession.run(a, with: b)
+        #expect(try a.favorites.contains(id: 17) && b.favorites.contains(id: 17))
+        // The same for an import that brings 17 as it is.
+        clock.advance(by: 1_000)
+        #expect(try a.favorites.delete(id: 17))
+        clock.advance(by: 1_000)
+        #expect(try b.favorites.create(contentsOf: [Self.object(17)]) == 1)
+        try SyncSession.run(b, with: a)
+        #expect(try a.favorites.contains(id: 17) && b.favorites.contains(id: 17))
     }
 
     // MARK: - The feed and a sync

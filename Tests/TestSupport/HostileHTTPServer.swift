@@ -7,8 +7,8 @@ import Glibc
 /// thread per connection, independent of the HTTP stacks under test. It reads
 /// the request head, then does what ``Behavior`` says. Stopped on `deinit`.
 public final class HostileHTTPServer: @unchecked Sendable {
-    // @unchecked Sendable: `url` and `listener` are set once in `init`; `stopped` and
-    // `connections` are only touched under `lock`, the two counts only under `counters`.
+    // @unchecked Sendable: `listener` is set once in `init`; the two counts are only
+    // touched under `counters`.
 
     /// What the server does after reading a request's head.
     public enum Behavior: Sendable {
@@ -25,11 +25,8 @@ public final class HostileHTTPServer: @unchecked Sendable {
     }
 
     /// The base URL, such as `http://127.0.0.1:PORT`.
-    public let url: String
-    private let listener: Int32
-    private let lock = NSLock()
-    private var stopped = false
-    private var connections: [Int32] = []
+    public var url: String { listener.url }
+    private let listener: LoopbackListener
     /// Guards the two counts below, and signals when either moves.
     private let counters = NSCondition()
     private var closedCount = 0
@@ -72,61 +69,11 @@ public final class HostileHTTPServer: @unchecked Sendable {
 
     /// Starts listening and answering with `behavior`.
     public init(_ behavior: Behavior) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        guard bound == 0, listen(listener, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-        // The accepting thread owns the listener and closes it when it stops: `deinit` only
-        // shuts it down. Closed there, its descriptor number could be reused by the next
-        // test's server while this thread still called accept(2) on it, and this thread
-        // would take (and close) the next server's connections: "connection refused".
-        Thread.detachNewThread { [weak self] in
-            defer { close(listener) }
-            while true {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { return }
-                guard let self, self.register(connection) else { close(connection); return }
-                Thread.detachNewThread { [weak self] in
-                    Self.serve(connection, behavior) { self?.requestReceived() }
-                    if let self { self.unregisterAndClose(connection) } else { close(connection) }
-                    self?.connectionClosed()
-                }
-            }
+        listener = try LoopbackListener()
+        listener.start { [weak self] connection in
+            Self.serve(connection, behavior) { self?.requestReceived() }
+            self?.connectionClosed()
         }
-    }
-
-    deinit {
-        lock.lock()
-        stopped = true
-        // Under the lock: a connection is closed (and its number free for reuse) only under
-        // it too, so this never shuts down another socket that took a closed one's number.
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
-        lock.unlock()
-        shutdown(listener, Int32(SHUT_RDWR))  // wakes the accepting thread, which closes it
-    }
-
-    /// Forgets and closes a connection whose exchange is over.
-    private func unregisterAndClose(_ connection: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        connections.removeAll { $0 == connection }
-        close(connection)
-    }
-
-    private func register(_ connection: Int32) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if stopped { return false }
-        connections.append(connection)
-        return true
     }
 
     /// Answers on `connection` with `behavior`; the caller closes it.
@@ -170,12 +117,6 @@ public final class HostileHTTPServer: @unchecked Sendable {
 
     /// Sends all of `text`; false once the peer is gone.
     private static func write(_ connection: Int32, _ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { return false }
-            bytes = bytes.dropFirst(sent)
-        }
-        return true
+        LoopbackListener.write(connection, Array(text.utf8))
     }
 }

@@ -3,7 +3,9 @@ import Synchronization
 
 /// A throwaway PostgreSQL server of the test process's own: `initdb` into a directory of
 /// the temporary directory (`/tmp` under root), listening only on a Unix socket there (no TCP port), `fsync`
-/// off. Started on first use, one per test process; each test takes a database of its own
+/// off. Its databases collate by ICU's `en-US` (encoding UTF-8, C.UTF-8 for the system's
+/// locale), as a server set up for people's texts would, not in byte order: the service's
+/// own byte-order comparisons must hold there (MergeDifferentialTests). Started on first use, one per test process; each test takes a database of its own
 /// (``newDatabase()``).
 ///
 /// PostgreSQL refuses to run as root: under root (CI) the server runs as the `postgres`
@@ -116,7 +118,7 @@ public final class TestPostgres: Sendable {
             let initdb = try ChildProcess.run(
                 (runAs.first ?? binaries + "/initdb"),
                 Array(runAs.dropFirst()) + (runAs.isEmpty ? [] : [binaries + "/initdb"])
-                    + ["-D", root + "/data", "-U", "archive", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+                    + ["-D", root + "/data", "-U", "archive", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--locale-provider=icu", "--icu-locale=en-US", "--no-sync"],
                 timeout: .seconds(120))
             guard initdb.status == 0 else { throw Unavailable(description: "initdb failed: \(initdb.stderr)") }
             // The wrapper: starts the server, says "ready" once it answers, and stops it (and

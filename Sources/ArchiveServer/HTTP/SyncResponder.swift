@@ -27,13 +27,21 @@ public struct SyncResponder: HTTPResponder {
     let limits: SyncServiceLimits
     let catalog: CatalogResponder
     let logger: Logger
+    /// Unix milliseconds now: a pushed change stamped more than ``HybridTimestamp/maximumLead``
+    /// ahead of it is refused.
+    let wallClock: @Sendable () -> Int64
 
-    /// Serves `backend`'s users within `limits`, and `catalog`; logs to `logger`.
-    public init(backend: any SyncBackend, limits: SyncServiceLimits, catalog: CatalogResponder, logger: Logger) {
+    /// Serves `backend`'s users within `limits`, and `catalog`; logs to `logger`; judges how
+    /// far ahead a pushed stamp is by `wallClock` (the system's clock unless a test sets one).
+    public init(
+        backend: any SyncBackend, limits: SyncServiceLimits, catalog: CatalogResponder, logger: Logger,
+        wallClock: (@Sendable () -> Int64)? = nil
+    ) {
         self.backend = backend
         self.limits = limits
         self.catalog = catalog
         self.logger = logger
+        self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
@@ -125,7 +133,7 @@ public struct SyncResponder: HTTPResponder {
         guard push.seen >= 0 else { throw Refusal(.badRequest, "seen must not be negative, got \(push.seen)") }
         let changes: [FavoriteChange]
         do {
-            changes = try push.checkedChanges()
+            changes = try push.checkedChanges(receivedAt: wallClock())
         } catch {
             throw Refusal(.badRequest, "\(error)")
         }
@@ -169,9 +177,10 @@ public struct SyncResponder: HTTPResponder {
         }
         guard let device else { throw Refusal(.badRequest, "device is missing: pull?device=<your device ID>&cursor=N") }
         let backend = self.backend
-        let page = try await RequestDeadline.run(limits.requestTimeout, "reading a pull of \(user.name)") { [limit, cursor] in
+        var page = try await RequestDeadline.run(limits.requestTimeout, "reading a pull of \(user.name)") { [limit, cursor] in
             try await backend.pull(for: user, device: device, after: cursor, limit: limit)
         }
+        page.maximumPushBytes = limits.maximumBodyBytes
         return ServiceResponse.json(ServiceResponse.encode(page))
     }
 
@@ -189,6 +198,12 @@ public struct SyncResponder: HTTPResponder {
         switch error {
         case .stalePush:
             return ServiceResponse.error(error.description, status: .conflict)
+        case .noSuchUser:
+            // Removed (or removed and added again) after its token was checked: the token
+            // no longer names a user, and the answer is every authentication failure's.
+            var refusal = ServiceResponse.error("unauthorized", status: .unauthorized)
+            refusal.headers[.wwwAuthenticate] = "Bearer"
+            return refusal
         case .unavailable:
             response = ServiceResponse.error(
                 "the server's database is unavailable now; nothing was acknowledged: send the same request again shortly",
@@ -202,6 +217,11 @@ public struct SyncResponder: HTTPResponder {
         }
         response.headers[.retryAfter] = "\(retryAfterSeconds)"
         return response
+    }
+
+    /// The status code of ``response(to:)``'s answer to `error`.
+    package static func statusCode(answering error: ServerStorageError) -> Int {
+        Int(response(to: error).status.code)
     }
 
     // MARK: - Checks

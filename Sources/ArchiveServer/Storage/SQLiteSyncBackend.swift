@@ -80,19 +80,20 @@ public struct SQLiteSyncBackend: SyncBackend {
                     SELECT id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at, seq
                     FROM user_favorites WHERE user = ? AND seq > ? ORDER BY seq LIMIT ?
                     """, user.id, start, limit + 1) { row in (try Self.change(from: row), try row.int64(at: 10)) }
-                let hasMore = changes.count > limit
-                if hasMore { changes.removeLast() }
+                let hasMore = WireSize.cutPage(&changes, limit: limit) { $0.0 }
                 // A page that reaches the end reaches the user's latest seq (the seqs between
                 // were superseded or dropped).
                 let next = hasMore ? changes.last?.1 ?? start : max(latest, start)
-                // A pull of no changes (limit 0) only asks for the feed and `pushed`: it moves no cursor.
+                // What the device has pulled is what it says it applied: the cursor it asks from.
+                // Not what this answer sends, which may be lost on the way (a dropped
+                // connection, the device's disk full): a tombstone it never applied must stay.
                 try db.execute("""
                     INSERT INTO user_devices (user, device, pushed, pulled, last_seen) VALUES (?1, ?2, 0, ?3, ?4)
-                    ON CONFLICT (user, device) DO UPDATE SET pulled = iif(?5, excluded.pulled, pulled), last_seen = excluded.last_seen
-                    """, user.id, device.bytes, limit > 0 ? next : 0, now, limit > 0)
+                    ON CONFLICT (user, device) DO UPDATE SET pulled = max(pulled, excluded.pulled), last_seen = excluded.last_seen
+                    """, user.id, device.bytes, reset ? 0 : cursor, now)
                 if limit > 0, !hasMore {
-                    // Every device of the user has now pulled past these tombstones: they go,
-                    // and a push made before pulling that far is refused from now on.
+                    // Every device of the user has now applied these tombstones: they go, and a
+                    // push made before pulling that far is refused from now on.
                     let everyone = try db.fetchOne("SELECT min(pulled) FROM user_devices WHERE user = ?", user.id) { try $0.int64(at: 0) } ?? 0
                     try db.execute("DELETE FROM user_favorites WHERE user = ? AND removed = 1 AND seq <= ?", user.id, everyone)
                     if db.changes > 0 { try db.execute("UPDATE users SET collected = max(collected, ?) WHERE id = ?", everyone, user.id) }
@@ -122,8 +123,12 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     /// The user's last seq and the seq up to which its tombstones were dropped.
     private static func userState(_ user: AuthenticatedUser, in db: Database) throws -> (seq: Int64, collected: Int64) {
-        // The user may have been removed since the token was checked: then nothing is read or written.
-        guard let state = try db.fetchOne("SELECT seq, collected FROM users WHERE id = ?", user.id, row: { (try $0.int64(at: 0), try $0.int64(at: 1)) }) else {
+        // The user may have been removed since the token was checked: then nothing is read or
+        // written. A user added since may have taken the removed one's row ID (SQLite reuses
+        // the largest): the feed, random to each user, tells them apart.
+        guard let state = try db.fetchOne(
+            "SELECT seq, collected FROM users WHERE id = ? AND feed = ?", user.id, user.feed.bytes, row: { (try $0.int64(at: 0), try $0.int64(at: 1)) }
+        ) else {
             throw ServerStorageError.noSuchUser(user.name)
         }
         return state

@@ -15,9 +15,13 @@ public protocol SyncBackend: Sendable {
     /// made it having pulled only to `seen`, before tombstones the service has dropped.
     func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse
 
-    /// Up to `limit` changes of `user`'s feed after `cursor`, recording that `device` has
-    /// pulled that far; a tombstone every device of the user has pulled is dropped. A
-    /// `limit` of 0 reads nothing and records nothing: it answers the feed and `pushed`.
+    /// Up to `limit` changes of `user`'s feed after `cursor` (fewer when they pass
+    /// ``SyncAPI/maximumPageBytes``), recording that `device` has applied the feed through
+    /// `cursor` (what it asks from, never what the answer sends, which may be lost); a
+    /// tombstone every device of the user has applied is dropped. A `limit` of 0 reads
+    /// nothing: it answers the feed and `pushed`. Throws
+    /// ``ServerStorageError/noSuchUser(_:)`` when the user is gone (removed, or removed and
+    /// another added) since its token was checked.
     func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse
 
     /// Whether the backend answers.

@@ -85,7 +85,8 @@ public struct ArchiveDatabase: Sendable {
     }
 
     /// Checks that `path` can hold a database: not empty, not ending in `/`, either
-    /// missing or a regular file (symbolic links are followed), and with a file name
+    /// missing or a regular file (symbolic links are followed) with one hard link
+    /// (``ArchiveStorageError/hardLinked(path:links:)``), and with a file name
     /// that leaves room for the files SQLite makes beside it. Throws
     /// ``ArchiveStorageError/notADatabaseFile(path:kind:)`` or
     /// ``ArchiveStorageError/nameTooLong(path:bytes:needed:limit:)``.
@@ -101,6 +102,9 @@ public struct ArchiveDatabase: Sendable {
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
+            // SQLite names its -wal and -shm after the path: two names of one file get two
+            // logs, and a write through one is lost to the other.
+            guard info.st_nlink <= 1 else { throw .hardLinked(path: path, links: Int(info.st_nlink)) }
             try checkNameLength(path, isNewDatabase: info.st_size == 0)  // an empty file is a new database
             return
         case S_IFDIR: throw .notADatabaseFile(path: path, kind: "a directory")

@@ -17,6 +17,9 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
     /// A database file name too long for the files SQLite makes beside it
     /// (`NAME-journal`, `NAME-wal`, `NAME-shm`) on its file system.
     case nameTooLong(path: String, bytes: Int, needed: String, limit: Int)
+    /// A database file with more than one hard link: SQLite keeps a write-ahead log per
+    /// name, so a write through one name can be lost to a reader of the other.
+    case hardLinked(path: String, links: Int)
     /// The favorites search index was asked to be rebuilt in a database whose
     /// index table was dropped (searches then read every favorite).
     case noSearchIndex(path: String)
@@ -42,6 +45,8 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
         case .nameTooLong(let path, let bytes, let needed, let limit):
             return "the file name of \(path) is \(bytes) bytes, too long for the file SQLite makes beside it (NAME\(needed)): this file system allows \(limit) bytes a name; nothing was opened or created (pass --database with a shorter name)"
+        case .hardLinked(let path, let links):
+            return "\(path) has \(links) hard links (names): SQLite keeps a write-ahead log per name, so a change written through one name can be lost to a reader of another (\"How To Corrupt An SQLite Database File\", 2.5); nothing was opened. Keep one name: remove the other links (find -samefile \(path)), or use a copy (cp, not ln) as a database of its own"
         case .noSearchIndex(let path):
             return "\(path) has no favorites search index (its tables archive_search_runs, archive_search_blocks and archive_search_pending were dropped): searches read every favorite, and there is nothing to rebuild"
         case .searchRunsExhausted(let path, let lastRun):

@@ -77,6 +77,9 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             stamp = ?8, device = \(SyncLedger.localDeviceRef), seq = ?9
         WHERE id = ?1
         """
+    /// Stamps a stored favorite as a new change of this device without touching its fields
+    /// (`?1` the ID, `?2` the stamp, `?3` the seq): stored again as it was.
+    static let restampSQL = "UPDATE archive_objects SET stamp = ?2, device = \(SyncLedger.localDeviceRef), seq = ?3 WHERE id = ?1"
     static let firstPageSQL = """
         SELECT \(columns) FROM archive_objects ORDER BY stored_at DESC, id DESC LIMIT ?
         """
@@ -269,7 +272,19 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
             try forget.run()
         } else {
             let new = [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction]
-            if try Self.storedTexts(id: object.id, in: db) == new { return false }  // nothing to refresh
+            if try Self.storedTexts(id: object.id, in: db) == new {
+                // Stored again as it is: still a new change of this device, stamped now, so
+                // that it wins over a removal another device made before it (the latest
+                // acknowledged action wins); the texts and the search index stay.
+                let restamp = try db.cachedStatement(Self.restampSQL)
+                defer { restamp.reset() }
+                try restamp.bind(object.id, at: 1)
+                try restamp.bind(stamp.time.rawValue, at: 2)
+                try restamp.bind(stamp.seq, at: 3)
+                try restamp.run()
+                ledger.take(stamp)
+                return false
+            }
             let refresh = try db.cachedStatement(Self.refreshSQL)
             defer { refresh.reset() }
             try Self.bind(object, to: refresh, storedAt: false)

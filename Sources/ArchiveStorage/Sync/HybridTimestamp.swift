@@ -35,6 +35,32 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, CustomStringConve
     /// Whether the stamp can be stored and sent: not negative, not past ``maximumMilliseconds``.
     public var isValid: Bool { rawValue >= 0 && milliseconds <= Self.maximumMilliseconds }
 
+    /// How far ahead of a receiver's wall clock a received stamp may be: one day
+    /// (86,400,000 ms). A database syncing with a file, and the sync service taking a push,
+    /// refuse a change stamped further ahead (``lead(over:)``), naming its device: one
+    /// broken or hostile clock cannot drag every other device's clock into the future,
+    /// where its stamps, not the order in which people acted, would decide between later
+    /// edits (docs/SYNC.md, "Clocks ahead").
+    public static let maximumLead: Int64 = 86_400_000
+
+    /// How many milliseconds this stamp is ahead of `wallClock` (Unix milliseconds);
+    /// negative when behind. A receiver refuses the change when it is over ``maximumLead``.
+    public func lead(over wallClock: Int64) -> Int64 {
+        milliseconds &- wallClock
+    }
+
+    /// A lead in milliseconds in words a person reads at a glance: "64 years", "5 hours",
+    /// "3 minutes", "40 seconds".
+    public static func describe(lead milliseconds: Int64) -> String {
+        let seconds = max(milliseconds, 0) / 1_000
+        let units: [(Int64, String)] = [(365 * 86_400, "year"), (86_400, "day"), (3_600, "hour"), (60, "minute")]
+        for (size, name) in units where seconds >= size {
+            let count = seconds / size
+            return "\(count) \(name)\(count == 1 ? "" : "s")"
+        }
+        return "\(seconds) second\(seconds == 1 ? "" : "s")"
+    }
+
     /// The stamp for a new local change: after `clock` (the greatest stamp made or received
     /// so far), at `wallClock` milliseconds when the wall clock is ahead of it.
     public static func next(after clock: HybridTimestamp, wallClock: Int64) -> HybridTimestamp {
@@ -43,8 +69,10 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         // The wall clock is behind (or equal): count on from the clock; a full counter
         // moves the clock one millisecond on.
         if clock.counter < 0xFFFF { return HybridTimestamp(rawValue: clock.rawValue + 1) }
-        // At the last valid stamp (only a hostile file can bring a clock there) stamps stop
-        // moving: they stay valid, and ties are broken by device and content.
+        // At the last valid stamp stamps stop moving (they stay valid, and ties are broken
+        // by device and content). No received change can bring a clock there (none is taken
+        // more than ``maximumLead`` ahead of the receiver's wall clock): only a wall clock
+        // set to the year 4199.
         guard clock.milliseconds < maximumMilliseconds else { return clock }
         return HybridTimestamp(milliseconds: clock.milliseconds + 1)
     }

@@ -11,6 +11,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case readOnly(path: String, reason: String)
     /// A page of the change feed was asked with a limit outside `1...maximumPageLimit`.
     case invalidPageLimit(Int)
+    /// The database at `path` holds a change to favorite `id` made by `device`, stamped
+    /// `ahead` milliseconds ahead of this machine's clock: more than
+    /// ``HybridTimestamp/maximumLead``. Nothing was synced.
+    case stampAhead(path: String, id: Int, device: DeviceID, ahead: Int64)
 
     /// A message a person can act on.
     public var description: String {
@@ -23,6 +27,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(other) has the same device ID as \(path) (\(device)): one is a copy of the other's file, and sync tells databases apart by that ID; nothing was synced. Keep one of them, or export the copy's favorites (archive --database \(other) export -o FILE) and import them into a new database"
         case .readOnly(let path, let reason):
             return "cannot write to \(path) (\(reason)): a sync writes both databases; nothing was synced"
+        case .stampAhead(let path, let id, let device, let ahead):
+            return "\(path) holds a change to favorite \(id) stamped \(HybridTimestamp.describe(lead: ahead)) ahead of this machine's clock by device \(device) (more than the \(HybridTimestamp.describe(lead: HybridTimestamp.maximumLead)) a clock may be ahead): that device's clock is wrong, or this machine's is behind; nothing was synced. Correct the wrong clock and sync again; changes a database made while its clock was far ahead keep their stamps: export its favorites (archive export) and import them into a new database"
         case .invalidPageLimit(let limit):
             return "change feed page limit \(limit) is out of range: use 1 to \(ChangeFeedPage.maximumLimit)"
         }

@@ -111,6 +111,13 @@ public enum SyncSession {
                         batch = SearchRunBatch()
                     }
                     let changes = page.changes.lazy.filter { skipping?.contains($0.seq) != true }.map(\.change)
+                    // A change stamped too far ahead of this machine's clock refuses the whole
+                    // sync (the transaction rolls back): skipped, it would be lost to this side
+                    // while a device with another clock took it.
+                    let now = target.wallClock()
+                    for change in changes where change.stamp.time.lead(over: now) > HybridTimestamp.maximumLead {
+                        throw SyncError.stampAhead(path: source.queue.path, id: change.id, device: change.stamp.device, ahead: change.stamp.time.lead(over: now))
+                    }
                     try SyncStore.apply(changes, in: db, ledger: &ledger, batch: &batch, hasSearchIndex: target.hasSearchIndex, summary: &summary)
                     cursor = page.lastSeq
                     if !page.hasMore { break }
