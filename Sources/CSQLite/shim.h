@@ -19,3 +19,16 @@ static inline fts5_api *csqlite_fts5_api(sqlite3 *db) {
     sqlite3_finalize(statement);
     return api;
 }
+
+/// Turns SQLite's defensive mode on (`on` = 1) or off for `db`: no writes to the schema
+/// tables, no `PRAGMA writable_schema` tricks, no journal_mode=OFF. `sqlite3_db_config`
+/// is variadic, which Swift cannot call: done here.
+static inline int csqlite_set_defensive(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, (int *)0);
+}
+
+/// Whether the schema of `db` is trusted (`on` = 1) to call functions with side effects
+/// from its views and triggers (`PRAGMA trusted_schema`'s setting, through the C API).
+static inline int csqlite_set_trusted_schema(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, on, (int *)0);
+}

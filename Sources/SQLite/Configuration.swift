@@ -18,6 +18,14 @@ public struct Configuration: Sendable, Hashable {
     public var walMode = true
     /// Opens the file read-only: nothing is created, migrated or written.
     public var readOnly = false
+    /// Whether the file's schema is trusted. `false` for a file another person or program
+    /// may have made (a peer database from a USB stick): SQLite's defensive mode is on and
+    /// its views and triggers may call no function with side effects (`trusted_schema`).
+    public var trustsSchema = true
+    /// At most how many of SQLite's virtual-machine instructions one step of a statement
+    /// may take (``ResultCode/interrupt`` past it), or `nil` for no bound: for a file whose
+    /// views or triggers may never end.
+    public var workLimit: Int?
 
     /// The defaults: WAL, `synchronous=NORMAL`, foreign keys on, 5 s busy timeout.
     public init() {}

@@ -23,6 +23,8 @@ public final class Database {
     public let configuration: Configuration
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// The work a step may take (``Configuration/workLimit``), refilled by each step.
+    private var workBudget: WorkBudget?
     private var savepointDepth = 0
 
     /// The path that opens a private in-memory database.
@@ -53,6 +55,15 @@ public final class Database {
         self.configuration = configuration
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+        if !configuration.trustsSchema {
+            csqlite_set_defensive(connection, 1)
+            csqlite_set_trusted_schema(connection, 0)
+        }
+        if let limit = configuration.workLimit {
+            let budget = WorkBudget(instructions: limit)
+            budget.install(on: connection)
+            workBudget = budget
+        }
         // The first read of the file: fails with SQLITE_NOTADB on a file that is not SQLite.
         do {
             try execute("PRAGMA schema_version")
@@ -161,7 +172,7 @@ public final class Database {
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError.from(handle, code: code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql, path: path)
         }
-        return Statement(handle: statement, sql: sql, path: path)
+        return Statement(handle: statement, sql: sql, path: path, workBudget: workBudget)
     }
 
     /// Returns the prepared statement for `sql`, preparing and caching it on first use.
@@ -174,7 +185,7 @@ public final class Database {
         guard code == SQLITE_OK, let prepared else {
             throw SQLiteError.from(handle, code: code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql, path: path)
         }
-        let statement = Statement(handle: prepared, sql: sql, path: path)
+        let statement = Statement(handle: prepared, sql: sql, path: path, workBudget: workBudget)
         statementCache[sql] = statement
         return statement
     }
@@ -193,6 +204,7 @@ public final class Database {
 
     /// Runs one or more `;`-separated statements without parameters.
     public func execute(_ sql: String) throws {
+        workBudget?.refill()
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
             throw SQLiteError.from(handle, code: code, sql: sql, path: path)

@@ -11,6 +11,8 @@ public final class Statement {
     public let sql: String
     @usableFromInline let handle: OpaquePointer
     let path: String
+    /// The connection's work budget, refilled before each step (``Configuration/workLimit``).
+    private let workBudget: WorkBudget?
 
     /// One byte whose address stands for "no bytes" when binding an empty string.
     nonisolated(unsafe) static let emptyBytes: UnsafeMutableRawPointer = {
@@ -19,10 +21,11 @@ public final class Statement {
         return pointer
     }()
 
-    init(handle: OpaquePointer, sql: String, path: String) {
+    init(handle: OpaquePointer, sql: String, path: String, workBudget: WorkBudget? = nil) {
         self.handle = handle
         self.sql = sql
         self.path = path
+        self.workBudget = workBudget
     }
 
     deinit {
@@ -81,6 +84,7 @@ public final class Statement {
     /// Runs one step: `true` when a row is available, `false` when the statement is done.
     @discardableResult
     public func step() throws -> Bool {
+        workBudget?.refill()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

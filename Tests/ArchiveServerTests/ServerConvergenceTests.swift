@@ -18,7 +18,11 @@ import Testing
 /// The service here is the real ``SQLiteSyncBackend`` behind the wire format (each request
 /// and answer goes through JSON), without sockets: `SyncAPITests` and `CLIServerSyncTests`
 /// run the real binary.
-@Suite(.timeLimit(.minutes(5)))
+///
+/// Its cases run one at a time: each is a few seconds of CPU, and run all at once on a
+/// loaded 2-core machine every case's clock ran as long as the whole suite (24 cases past
+/// their 5-minute limit); one at a time, each case's limit bounds that case alone.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct ServerConvergenceTests {
     static let seeds: [UInt64] = Array(1...12)
 

@@ -169,3 +169,26 @@ struct DatabaseTests {
         #expect(counts == [[0, perWriter], [1, perWriter]])
     }
 }
+
+/// ``Configuration/workLimit``: one step of a statement that runs past it is interrupted.
+@Suite(.timeLimit(.minutes(5)))
+struct WorkLimitTests {
+    /// A query that never yields a row (a recursive CTE without end) is interrupted within
+    /// its bound; ordinary statements on the same connection run as before. Without the
+    /// bound it would run until the suite's time limit.
+    @Test func aStepPastTheWorkLimitIsInterrupted() throws {
+        var configuration = Configuration()
+        configuration.workLimit = 5_000_000
+        configuration.trustsSchema = false
+        let database = try Database(path: Database.inMemoryPath, configuration: configuration)
+        try database.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+        let error = try #require(throws: SQLiteError.self) {
+            try database.fetchOne("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r") { try $0.int(at: 0) }
+        }
+        #expect(error.resultCode == .interrupt, "\(error)")
+        #expect(try database.fetchOne("SELECT sum(x) FROM t") { try $0.int(at: 0) } == 6)
+        // Each step has its budget: many small steps pass where their sum would not.
+        let rows = try database.fetchAll("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 200000) SELECT x FROM r") { try $0.int(at: 0) }
+        #expect(rows.count == 200_000)
+    }
+}

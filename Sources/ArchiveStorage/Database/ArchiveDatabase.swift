@@ -54,6 +54,9 @@ public struct ArchiveDatabase: Sendable {
         try self.init(queue: DatabaseQueue(
             path: path, configuration: configuration, migrator: ArchiveMigrations.migrator(),
             prepare: { database in
+                // A file that is not trusted is read only if it holds nothing that runs by
+                // itself: archive makes no view and no trigger.
+                if !configuration.trustsSchema { try Self.refuseViewsAndTriggers(in: database) }
                 try database.register(FavoritesSearchIndex.tokenizer)
                 // Decided before the migrations create the schema: a file without one is new
                 // (another application's database is refused by the validation that follows).
@@ -66,6 +69,15 @@ public struct ArchiveDatabase: Sendable {
         if createdAt == nil, !FavoritesSearchIndex.migrationsQueueingFavorites.isDisjoint(with: queue.migratedVersions) {
             try favorites.indexWaitingFavorites()
         }
+    }
+
+    /// Throws ``ArchiveStorageError/untrustedSchema(path:kind:name:)`` for the first view or
+    /// trigger in `database`'s schema.
+    private static func refuseViewsAndTriggers(in database: Database) throws {
+        let found = try database.fetchOne(
+            "SELECT type, name FROM sqlite_schema WHERE type IN ('view', 'trigger') ORDER BY type, name LIMIT 1"
+        ) { row in (try row.column(String.self, at: 0), try row.column(String.self, at: 1)) }
+        if let (kind, name) = found { throw ArchiveStorageError.untrustedSchema(path: database.path, kind: kind, name: name) }
     }
 
     /// The path that names a private in-memory database (SQLite's `:memory:`).

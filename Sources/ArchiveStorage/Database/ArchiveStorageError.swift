@@ -20,6 +20,10 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
     /// A database file with more than one hard link: SQLite keeps a write-ahead log per
     /// name, so a write through one name can be lost to a reader of the other.
     case hardLinked(path: String, links: Int)
+    /// A database that is not trusted (a sync peer) holds a view or a trigger (`kind`,
+    /// `name`): archive makes none, and one could run without end or write elsewhere
+    /// whenever the sync reads or writes the file.
+    case untrustedSchema(path: String, kind: String, name: String)
     /// The favorites search index was asked to be rebuilt in a database whose
     /// index table was dropped (searches then read every favorite).
     case noSearchIndex(path: String)
@@ -47,6 +51,8 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "the file name of \(path) is \(bytes) bytes, too long for the file SQLite makes beside it (NAME\(needed)): this file system allows \(limit) bytes a name; nothing was opened or created (pass --database with a shorter name)"
         case .hardLinked(let path, let links):
             return "\(path) has \(links) hard links (names): SQLite keeps a write-ahead log per name, so a change written through one name can be lost to a reader of another (\"How To Corrupt An SQLite Database File\", 2.5); nothing was opened. Keep one name: remove the other links (find -samefile \(path)), or use a copy (cp, not ln) as a database of its own"
+        case .untrustedSchema(let path, let kind, let name):
+            return "\(path) holds a \(kind) named \(name.debugDescription), which archive never makes (another program added it): it would run whenever the file is read or written; nothing was opened or synced. Sync with a database archive made, or export this one's favorites with that program removed"
         case .noSearchIndex(let path):
             return "\(path) has no favorites search index (its tables archive_search_runs, archive_search_blocks and archive_search_pending were dropped): searches read every favorite, and there is nothing to rebuild"
         case .searchRunsExhausted(let path, let lastRun):

@@ -85,7 +85,10 @@ package enum SyncStore {
             let rowSeq = try statement.int64(at: 0)
             let id = try statement.int(at: 1)
             let time = HybridTimestamp(rawValue: try statement.int64(at: 2))
-            guard let device = DeviceID(bytes: try statement.column([UInt8].self, at: 3)) else { continue }
+            let deviceBytes = try statement.column([UInt8].self, at: 3)
+            guard let device = DeviceID(bytes: deviceBytes) else {
+                throw SyncError.damagedRow(path: db.path, id: id, reason: "its device ID is \(deviceBytes.count) bytes, not 16")
+            }
             let state: FavoriteChange.State
             if statement.isNull(at: 4) {
                 state = .removed
