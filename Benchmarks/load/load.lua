@@ -51,7 +51,8 @@ function init(args)
   end
   math.randomseed(tonumber(args[5]) + index)
   -- The devices' clocks: milliseconds, one more at each push (stamps only grow); threads apart.
-  stampMs = tonumber(args[5]) + index * 100000000
+  -- An hour apart: more pushes than a thread makes in a run, less than run.sh's 12 hours a run.
+  stampMs = tonumber(args[5]) + index * 3600000
 end
 
 local function device(user, which)

@@ -1,7 +1,7 @@
 -- pgbench's pull (Benchmarks/load/run.sh): the statements PostgresSyncStorage runs for one pull of
 -- at most 100 changes, in its order: the token check, then one transaction (the user's row locked,
--- the page read by the feed's index, the device's cursor recorded, the tombstones every device
--- has pulled dropped, `pushed` read back). Keep in step with
+-- and feed checked, the page read by the feed's index, the cursor the device asks from recorded as
+-- applied, the tombstones every device has applied dropped, `pushed` read back). Keep in step with
 -- Sources/ArchiveServerPostgres/PostgresSyncStorage.swift (pull, authenticate).
 --
 -- The same workload as load.lua's pulls: a random user, one of its three devices, the changes
@@ -11,13 +11,13 @@
 \set d random(1, 3)
 SELECT id, name, encode(feed, 'hex'), encode(token_hash, 'hex') FROM users WHERE token_hash = (SELECT token_hash FROM users WHERE id = :u);
 BEGIN;
-SELECT seq, collected FROM users WHERE id = :u FOR UPDATE \gset
+SELECT seq, collected FROM users WHERE id = :u AND feed = (SELECT feed FROM users WHERE id = :u) FOR UPDATE \gset
 SELECT id, stamp, encode(device, 'hex'), removed, photo_url, category, dish_name, shop_name, introduction, stored_at, seq FROM user_favorites
 WHERE user_id = :u AND seq > GREATEST(:seq - 20, 0) ORDER BY seq LIMIT 101;
 INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
-VALUES (:u, decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex'), 0, :seq, 1790000000000)
+VALUES (:u, decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex'), 0, GREATEST(:seq - 20, 0), 1790000000000)
 ON CONFLICT (user_id, device) DO UPDATE
-SET pulled = CASE WHEN true THEN excluded.pulled ELSE user_devices.pulled END, last_seen = excluded.last_seen;
+SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen;
 WITH everyone AS (SELECT min(pulled) AS seq FROM user_devices WHERE user_id = :u),
 dropped AS (
     DELETE FROM user_favorites WHERE user_id = :u AND removed AND seq <= (SELECT seq FROM everyone)

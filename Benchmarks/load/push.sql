@@ -20,7 +20,7 @@
 \set stamp :stamp + 65536
 SELECT id, name, encode(feed, 'hex'), encode(token_hash, 'hex') FROM users WHERE token_hash = (SELECT token_hash FROM users WHERE id = :u);
 BEGIN;
-SELECT seq, collected FROM users WHERE id = :u FOR UPDATE \gset
+SELECT seq, collected FROM users WHERE id = :u AND feed = (SELECT feed FROM users WHERE id = :u) FOR UPDATE \gset
 WITH merged AS (
 INSERT INTO user_favorites AS f (user_id, id, stamp, device, seq, removed, photo_url, category, dish_name, shop_name, introduction, stored_at)
 SELECT :u, c.id, c.stamp, decode(c.device, 'hex'), :seq + c.n, c.removed,
