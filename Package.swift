@@ -157,10 +157,16 @@ let package = Package(
         ),
 
         // MARK: - The sync service
-        // The sync API's request and response shapes, shared by the service and `archive sync --server`.
+        // The sync API's request and response shapes, shared by the service and `archive sync --server`,
+        // and the words both say about a network failure.
         .target(
             name: "ArchiveSyncWire",
-            dependencies: ["ArchiveStorage"],
+            dependencies: [
+                "ArchiveStorage",
+                // NetworkFailure: the one wording of a failed connection or bind, for both ends.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // An HTTP/1.1 server on Hummingbird, hardened (head, body and connection limits, idle
@@ -230,7 +236,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveFront", "ArchiveStartup",
+                "ArchiveFront", "ArchiveStartup", "ArchiveSyncWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import ArchiveStorage
+import ArchiveSyncWire
 import SystemPackage
 
 /// Where a front finds its database and catalog: a flag beats an environment
@@ -29,6 +30,10 @@ public struct ArchiveLocation: Sendable, Hashable {
     public let apiURL: String?
     /// The total time one catalog request may take.
     public let apiTimeout: Duration
+    /// The total time one request to a sync service may take: the timeout given
+    /// (`--timeout` or the variable), else ``SyncAPI/defaultRequestTimeout`` (a pull page
+    /// is larger than a catalog answer).
+    public let syncTimeout: Duration
     /// Where every action is logged, or `nil` for no log.
     public let actionLogPath: String?
 
@@ -49,13 +54,16 @@ public struct ArchiveLocation: Sendable, Hashable {
         apiURL = apiURLFlag ?? variable(Self.apiURLVariable)
         if let seconds = apiTimeoutFlag {
             apiTimeout = try Self.timeout(seconds, source: "--timeout")
+            syncTimeout = apiTimeout
         } else if let text = variable(Self.apiTimeoutVariable) {
             guard let seconds = Double(text) else {
                 throw ArchiveLocationError.invalidTimeout(text, source: Self.apiTimeoutVariable)
             }
             apiTimeout = try Self.timeout(seconds, source: Self.apiTimeoutVariable)
+            syncTimeout = apiTimeout
         } else {
             apiTimeout = Self.defaultAPITimeout
+            syncTimeout = SyncAPI.defaultRequestTimeout
         }
     }
 

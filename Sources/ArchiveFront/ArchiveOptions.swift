@@ -26,7 +26,7 @@ public struct ArchiveOptions: ParsableArguments, Sendable {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The most seconds one catalog request may take (env ARCHIVE_API_TIMEOUT; default 10).",
+            "The most seconds one catalog request (default 10) or one request to a sync service (default 30) may take in all (env ARCHIVE_API_TIMEOUT).",
             valueName: "seconds"))
     public var timeout: Double?
 

@@ -39,6 +39,8 @@ public struct ArchiveSession: Sendable {
     /// The token a sync with a service sends, when given on the command line (else
     /// ``SyncToken`` finds it when the sync starts).
     public var syncToken: String?
+    /// The most changes one sync with a service takes (`archive sync --max-changes`).
+    public var syncMaximumChanges = SyncAPI.defaultMaximumChangesPerSync
 
     /// Opens the database and, when `catalog` is `.needed`, the catalog.
     ///
@@ -115,9 +117,11 @@ public struct ArchiveSession: Sendable {
     /// The environment for a store on this session.
     public var environment: ArchiveEnvironment {
         let database = database, explicitToken = syncToken, databasePath = location.databasePath
+        let timeout = location.syncTimeout, maximumChanges = syncMaximumChanges
         return ArchiveEnvironment(database: database, api: api, syncServer: { url in
             let token = try SyncToken.resolve(explicit: explicitToken, databasePath: databasePath)
-            return try await ServerSyncSession.run(database, through: HTTPSyncTransport(server: url, token: token))
+            return try await ServerSyncSession.run(
+                database, through: HTTPSyncTransport(server: url, token: token, timeout: timeout), maximumChanges: maximumChanges)
         })
     }
 

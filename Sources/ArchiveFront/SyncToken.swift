@@ -39,6 +39,23 @@ public enum SyncToken {
         return try checked(String(decoding: data, as: UTF8.self).trimmingWhitespace(), source: path)
     }
 
+    /// The token on standard input (`archive sync --token-stdin`): its first line, at most
+    /// 4 KiB read, so that a token never has to be on a command line, where any local user
+    /// can read it (`/proc/PID/cmdline`, `ps`).
+    public static func fromStandardInput() throws(SyncTokenError) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while bytes.count <= 4_096, !bytes.contains(0x0A) {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+        let line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        guard line.count <= 4_096 else { throw .malformed(source: "standard input") }
+        return try checked(String(decoding: line, as: UTF8.self).trimmingWhitespace(), source: "standard input")
+    }
+
     private static func checked(_ token: String, source: String) throws(SyncTokenError) -> String {
         guard !token.isEmpty, token.utf8.count <= 512, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .malformed(source: source)

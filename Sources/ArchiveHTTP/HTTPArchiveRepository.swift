@@ -6,6 +6,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import ArchiveSyncWire
 import NIOCore
 import NIOHTTP1
 
@@ -113,20 +114,10 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     }
 
     /// Runs `operation`, failing with ``ArchiveAPIError/timeout(url:seconds:)`` when it
-    /// is not done within ``timeout``; the operation is then cancelled, and with it
-    /// its connection work.
+    /// is not done within ``timeout`` (``ClientDeadline``).
     private func withDeadline<Result: Sendable>(url: String, _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let timeout = self.timeout
-        return try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw ArchiveAPIError.timeout(url: url, seconds: timeout.seconds)
-            }
-            defer { group.cancelAll() }
-            guard let result = try await group.next() else { throw CancellationError() }
-            return result
-        }
+        return try await ClientDeadline.run(timeout, timeoutError: { ArchiveAPIError.timeout(url: url, seconds: timeout.seconds) }, operation)
     }
 
     private func download(_ url: String, notFoundID: Int?) async throws -> [UInt8] {
@@ -183,17 +174,26 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
                 return ArchiveAPIError.timeout(url: url, seconds: timeout.seconds)
             case .cancelled:
                 return CancellationError()
-            case .redirectLimitReached, .redirectCycleDetected:
-                return ArchiveAPIError.unreachable(url: url, reason: "it redirects in a loop (or more than 5 times)")
             default:
-                return ArchiveAPIError.unreachable(url: url, reason: "\(error)")
+                break
             }
         }
-        if let error = error as? NIOConnectionError {
-            let reasons = error.connectionErrors.map { "\($0.error)" }
-            return ArchiveAPIError.unreachable(url: url, reason: reasons.first ?? "\(error)")
+        return ArchiveAPIError.unreachable(url: url, reason: failureReason(error))
+    }
+
+    /// Why a request to a server failed, in one plain phrase (``NetworkFailure``).
+    static func failureReason(_ error: any Error) -> String {
+        if let phrase = NetworkFailure.phrase(for: error) { return phrase }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .redirectLimitReached, .redirectCycleDetected: return "it redirects in a loop (or more than 5 times)"
+            case .remoteConnectionClosed: return "the server closed the connection without answering"
+            case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout: return "it did not answer in time"
+            case .invalidURL, .emptyHost, .emptyScheme: return "the URL cannot be used"
+            default: return "\(error)"
+            }
         }
-        return ArchiveAPIError.unreachable(url: url, reason: "\(error)")
+        return "\(error)"
     }
 
     /// Decodes `data`, telling JSON that is not JSON from JSON of the wrong shape.

@@ -1,4 +1,5 @@
 public import ArchiveSyncWire
+import ArchiveAPI
 import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -10,7 +11,8 @@ import NIOHTTP1
 
 /// The sync API over HTTP (AsyncHTTPClient), for `archive sync --server URL`: the token in
 /// `Authorization: Bearer` only, redirects never followed (a redirect would carry the token
-/// elsewhere), each request bounded in time and its answer in size.
+/// elsewhere), each request bounded in time as a whole (``ClientDeadline``: an answer
+/// dripped a byte at a time does not outlast it) and its answer in size.
 public struct HTTPSyncTransport: SyncTransport {
     /// The largest answer read (``SyncAPI/maximumAnswerBytes``): the service cuts its pages
     /// at a quarter of it.
@@ -19,7 +21,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// The service's base URL.
     public let server: URL
     private let token: String
-    /// How long one request may take, answer included.
+    /// How long one request may take in all, answer included (`--timeout`).
     public let timeout: Duration
 
     private static let client: HTTPClient = {
@@ -33,7 +35,7 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// The service at `server` (`http` or `https`, a host, no query, no credentials in it),
     /// reached with `token`.
-    public init(server: String, token: String, timeout: Duration = .seconds(30)) throws {
+    public init(server: String, token: String, timeout: Duration = SyncAPI.defaultRequestTimeout) throws {
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host?.isEmpty == false, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
         else {
@@ -65,28 +67,14 @@ public struct HTTPSyncTransport: SyncTransport {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let shown = base
-        let status: Int
-        var bytes: [UInt8] = []
-        do {
-            let response = try await Self.client.execute(request, deadline: .now() + TimeAmount(timeout))
-            status = Int(response.status.code)
-            for try await chunk in response.body {
-                guard bytes.count + chunk.readableBytes <= Self.maximumAnswerBytes else {
-                    throw SyncTransportError.badAnswer(server: shown, reason: "the answer is larger than \(Self.maximumAnswerBytes >> 20) MiB")
-                }
-                bytes.append(contentsOf: chunk.readableBytesView)
-            }
-        } catch let error as SyncTransportError {
-            throw error
-        } catch {
-            let mapped = HTTPArchiveRepository.mapped(error, url: shown, timeout: timeout)
-            if mapped is CancellationError { throw mapped }
-            throw SyncTransportError.unreachable(server: shown, reason: "\(mapped)")
+        let shown = base, prepared = request
+        let timeout = self.timeout
+        let (status, bytes) = try await ClientDeadline.run(timeout, timeoutError: { SyncTransportError.timedOut(server: shown, seconds: timeout.seconds) }) {
+            try await Self.exchange(prepared, server: shown, timeout: timeout)
         }
         try Task.checkCancellation()
         guard status == 200 else {
-            let message = (try? JSONDecoder().decode(SyncErrorBody.self, from: Data(bytes)))?.error ?? "HTTP \(status)"
+            let message = (try? JSONDecoder().decode(SyncErrorBody.self, from: Data(bytes)))?.error.prefix(500).description ?? "HTTP \(status)"
             switch status {
             case 401: throw SyncTransportError.unauthorized(server: shown)
             case 413: throw SyncTransportError.tooLarge(server: shown, message: message)
@@ -96,7 +84,32 @@ public struct HTTPSyncTransport: SyncTransport {
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch {
-            throw SyncTransportError.badAnswer(server: shown, reason: "\(error)")
+            throw SyncTransportError.badAnswer(server: shown, reason: WireDecodingFailure.describe(error))
+        }
+    }
+
+    /// Sends `request` and reads its whole answer (at most ``maximumAnswerBytes``).
+    private static func exchange(_ request: HTTPClientRequest, server: String, timeout: Duration) async throws -> (status: Int, bytes: [UInt8]) {
+        var bytes: [UInt8] = []
+        do {
+            // The head's own deadline, a little after the whole request's (the caller's).
+            let response = try await client.execute(request, timeout: TimeAmount(timeout) + .milliseconds(500))
+            for try await chunk in response.body {
+                guard bytes.count + chunk.readableBytes <= maximumAnswerBytes else {
+                    throw SyncTransportError.badAnswer(server: server, reason: "the answer is larger than \(maximumAnswerBytes >> 20) MiB")
+                }
+                bytes.append(contentsOf: chunk.readableBytesView)
+            }
+            try Task.checkCancellation()
+            return (Int(response.status.code), bytes)
+        } catch let error as SyncTransportError {
+            throw error
+        } catch {
+            switch HTTPArchiveRepository.mapped(error, url: server, timeout: timeout) {
+            case let cancelled as CancellationError: throw cancelled
+            case ArchiveAPIError.timeout: throw SyncTransportError.timedOut(server: server, seconds: timeout.seconds)
+            default: throw SyncTransportError.unreachable(server: server, reason: HTTPArchiveRepository.failureReason(error))
+            }
         }
     }
 }

@@ -41,13 +41,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("The largest request body.", valueName: "bytes"))
     var maximumBodyBytes = SyncAPI.defaultMaximumBodyBytes
 
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Answer 408 to a push whose whole body has not arrived within this long.", valueName: "seconds"))
+    var bodyTimeout: Double = 60
+
+    @Option(name: .customLong("max-body-bytes-in-flight"), help: ArgumentHelp("The most bytes of request bodies held at once, across all connections (a body that finds no room is answered 503; default 64 MiB, or --max-body-bytes if larger).", valueName: "bytes"))
+    var maximumBodyBytesInFlight: Int?
+
     @Option(name: .customLong("max-push"), help: ArgumentHelp("The most changes one push may carry.", valueName: "changes"))
     var maximumPushChanges = SyncAPI.defaultMaximumPushChanges
 
     @Option(name: .customLong("max-page"), help: ArgumentHelp("The most changes one pull page holds.", valueName: "changes"))
     var maximumPageSize = SyncAPI.defaultMaximumPageSize
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once (more are answered 503).", valueName: "count"))
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once (more are answered 503); fewer if the descriptor limit (ulimit -n) leaves room for fewer, said at start.", valueName: "count"))
     var maximumConnections = 1_024
 
     @Option(help: ArgumentHelp("The catalog waits this many milliseconds before each answer (to try a client against a slow catalog).", valueName: "ms"))
@@ -77,6 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard (1_024...(256 << 20)).contains(maximumBodyBytes) else {
             throw ValidationError("--max-body-bytes must be between 1024 and \(256 << 20), got \(maximumBodyBytes)")
+        }
+        guard bodyTimeout.isFinite, bodyTimeout >= 1, bodyTimeout <= 3_600, bodyTimeout == bodyTimeout.rounded() else {
+            throw ValidationError("--body-timeout must be a whole number of seconds from 1 to 3600, got \(bodyTimeout)")
+        }
+        if let maximumBodyBytesInFlight, !(maximumBodyBytes...(16 << 30)).contains(maximumBodyBytesInFlight) {
+            throw ValidationError("--max-body-bytes-in-flight must be at least --max-body-bytes (\(maximumBodyBytes)) and at most \(16 << 30), got \(maximumBodyBytesInFlight)")
         }
         guard (1...100_000).contains(maximumPushChanges) else { throw ValidationError("--max-push must be between 1 and 100000, got \(maximumPushChanges)") }
         guard (1...100_000).contains(maximumPageSize) else { throw ValidationError("--max-page must be between 1 and 100000, got \(maximumPageSize)") }
@@ -127,10 +139,20 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maximumPushChanges = maximumPushChanges
         limits.maximumPageSize = maximumPageSize
         limits.requestTimeout = .milliseconds(Int((requestTimeout * 1000).rounded()))
+        limits.bodyTimeout = .milliseconds(Int((bodyTimeout * 1000).rounded()))
+        limits.maximumBodyBytesInFlight = maximumBodyBytesInFlight ?? max(limits.maximumBodyBytesInFlight, maximumBodyBytes)
+        // Connections stay below the descriptor limit (DescriptorBudget): past it, nothing
+        // could be answered at all, not even the connection limit's 503.
+        let budget = DescriptorBudget.make(wanted: maximumConnections, extra: backend.descriptorsKept)
+        if budget.connections < maximumConnections {
+            logger.warning("at most \(budget.connections) connections, not \(maximumConnections) (--max-connections): the descriptor limit is \(budget.descriptorLimit), \(budget.reserve) kept for the storage and the server; raise it (ulimit -n, LimitNOFILE=) for more")
+        } else {
+            logger.notice("at most \(budget.connections) connections (descriptor limit \(budget.descriptorLimit), \(budget.reserve) kept for the storage and the server)")
+        }
         let runner = HTTPServiceRunner(
             host: host, port: port, idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             shutdownTimeout: .milliseconds(Int((shutdownTimeout * 1000).rounded())),
-            maximumConnections: maximumConnections, logger: logger)
+            maximumConnections: budget.connections, logger: logger)
         let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
         let host = self.host, port = self.port, delay = Duration.milliseconds(self.delay), failRate = self.failRate
         do {
@@ -146,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
             })
         } catch {
-            throw ServerCLIError("cannot serve on \(host):\(port): \(error); pick another --port or --host")
+            throw ServerCLIError("cannot serve on \(host):\(port): \(NetworkFailure.phrase(for: error) ?? "\(error)"); pick another --port or --host")
         }
     }
 }

@@ -63,6 +63,8 @@ struct UsersCommand: AsyncParsableCommand {
                         }
                     }
                 case .add, .token:
+                    // Names ignore case: said as stored.
+                    let name = (try? UserStore.canonicalName(name)) ?? name
                     let token = action == .add
                         ? try await users.add(name, now: Int64(Date().timeIntervalSince1970 * 1000)) : try await users.issueToken(for: name)
                     print(json ? try Self.json(["name": name, "token": token.text]) : token.text)

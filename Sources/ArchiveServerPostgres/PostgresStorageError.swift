@@ -1,3 +1,4 @@
+import ArchiveSyncWire
 import ArchiveServer
 import PostgresNIO
 
@@ -36,13 +37,15 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
         if error is PostgresStorageError || error is CancellationError || error is ServerStorageError { return error }
         guard let error = error as? PSQLError else {
             // The pool's own: no connection could be made, or the pool was shut down.
-            return ServerStorageError.unavailable("no connection to PostgreSQL while \(what) (\(error)): check that it runs and that the URL is right")
+            return ServerStorageError.unavailable("no connection to PostgreSQL while \(what) (\(NetworkFailure.phrase(for: error) ?? "\(error)")): check that it runs and that the URL is right")
         }
-        var reason = "\(error.code)"
+        // A connection that failed is said in plain words (NetworkFailure), not as NIO's
+        // "connectionError (Connection errors: …) (errno: 111)".
+        var reason = error.underlying.flatMap(NetworkFailure.phrase(for:)) ?? "\(error.code)"
         if let message = error.serverInfo?[.message] { reason += ": \(message)" }
         let state = error.serverInfo?[.sqlState]
         if let state { reason += " (SQLSTATE \(state))" }
-        if let underlying = error.underlying { reason += " (\(underlying))" }
+        if let underlying = error.underlying, NetworkFailure.phrase(for: underlying) == nil { reason += " (\(underlying))" }
         switch (error.code, state) {
         case (_, "53100"?):
             return ServerStorageError.storageFull("PostgreSQL while \(what): \(reason)")

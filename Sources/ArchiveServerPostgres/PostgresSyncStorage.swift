@@ -27,6 +27,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     let logger: Logger
     /// Unix milliseconds now (devices' `last_seen`).
     let wallClock: @Sendable () -> Int64
+    /// The pool's most connections, each a descriptor (``SyncBackend/descriptorsKept``).
+    public let descriptorsKept: Int
 
     /// Storage on the PostgreSQL at `location`, with at most `maximumConnections` connections;
     /// devices' `last_seen` read from `wallClock` (Unix milliseconds; the system's clock by default).
@@ -34,6 +36,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
         self.location = location
+        self.descriptorsKept = maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
@@ -146,12 +149,15 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             let next = hasMore ? changes.last?.seq ?? start : max(latest, start)
             // What the device has pulled is what it says it applied: the cursor it asks from,
             // not what this answer sends, which may be lost on the way.
-            try await connection.query("""
-                INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
-                VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(reset ? 0 : cursor), \(now))
-                ON CONFLICT (user_id, device) DO UPDATE
-                SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen
-                """, logger: logger)
+            // A pull of no changes (`limit=0`) registers no device (see SQLiteSyncBackend).
+            if limit > 0 {
+                try await connection.query("""
+                    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
+                    VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(reset ? 0 : cursor), \(now))
+                    ON CONFLICT (user_id, device) DO UPDATE
+                    SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen
+                    """, logger: logger)
+            }
             if limit > 0, !hasMore {
                 // Every device of the user has applied these tombstones: they go, and a push
                 // made before pulling that far is refused from now on.
@@ -173,7 +179,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     // MARK: - UserDirectory
 
     public func add(_ name: String, now: Int64) async throws -> AccessToken {
-        try UserStore.checkName(name)
+        let name = try UserStore.canonicalName(name)
         let token = AccessToken.generate()
         var generator = SystemRandomNumberGenerator()
         let feed = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -187,6 +193,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func issueToken(for name: String) async throws -> AccessToken {
+        let name = try UserStore.canonicalName(name)
         let token = AccessToken.generate()
         guard try await rows("giving \(name) a token", "UPDATE users SET token_hash = decode(\(Hex.encode(token.hash)), 'hex') WHERE name = \(name) RETURNING id") > 0 else {
             throw ServerStorageError.noSuchUser(name)
@@ -195,12 +202,14 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func revoke(_ name: String) async throws {
+        let name = try UserStore.canonicalName(name)
         guard try await rows("revoking \(name)'s token", "UPDATE users SET token_hash = NULL WHERE name = \(name) RETURNING id") > 0 else {
             throw ServerStorageError.noSuchUser(name)
         }
     }
 
     public func remove(_ name: String) async throws {
+        let name = try UserStore.canonicalName(name)
         guard try await rows("removing \(name)", "DELETE FROM users WHERE name = \(name) RETURNING id") > 0 else {
             throw ServerStorageError.noSuchUser(name)
         }

@@ -9,53 +9,77 @@
 public enum ServerSyncSession {
     /// Syncs `local` through `transport`: pages of at most `pageLimit` pulled changes and
     /// pushes of at most `pushLimit` changes. A push the service finds too large is split.
+    /// At most `maximumChanges` pulled changes are applied: a service with more (or one that
+    /// sends new ones for ever) stops the sync with ``SyncTransportError/tooManyChanges(server:limit:applied:)``,
+    /// what was applied kept with its cursor, so the next sync goes on from there.
     public static func run(
         _ local: ArchiveDatabase, through transport: some SyncTransport,
-        pageLimit: Int = SyncAPI.defaultMaximumPageSize, pushLimit: Int = SyncAPI.defaultMaximumPushChanges
+        pageLimit: Int = SyncAPI.defaultMaximumPageSize, pushLimit: Int = SyncAPI.defaultMaximumPushChanges,
+        maximumChanges: Int = SyncAPI.defaultMaximumChangesPerSync
     ) async throws -> SyncSession.Summary {
+        let limits = Limits(page: max(1, pageLimit), push: max(1, pushLimit), changes: max(1, maximumChanges))
         // A push refused because the service dropped tombstones between this sync's pull and
         // its push (409): pull again, then push again, once.
         do {
-            return try await once(local, through: transport, pageLimit: pageLimit, pushLimit: pushLimit)
+            return try await once(local, through: transport, limits: limits)
         } catch SyncTransportError.refused(_, 409, _) {
-            return try await once(local, through: transport, pageLimit: pageLimit, pushLimit: pushLimit)
+            return try await once(local, through: transport, limits: limits)
         }
     }
 
-    private static func once(
-        _ local: ArchiveDatabase, through transport: some SyncTransport, pageLimit: Int, pushLimit: Int
-    ) async throws -> SyncSession.Summary {
+    private struct Limits {
+        let page: Int
+        let push: Int
+        let changes: Int
+    }
+
+    private static func once(_ local: ArchiveDatabase, through transport: some SyncTransport, limits: Limits) async throws -> SyncSession.Summary {
         let favorites = local.favorites
         let device = try favorites.deviceID()
         var summary = SyncSession.Summary()
+        func bad(_ reason: String) -> SyncTransportError { .badAnswer(server: "the service", reason: reason) }
 
         // 1. Pull: the feed's name first (a cursor belongs to one feed), then its pages.
         let probe = try await transport.pull(device: device, cursor: 0, limit: 0)
-        guard let feed = DeviceID(hex: probe.feed) else { throw SyncTransportError.badAnswer(server: "the service", reason: "feed \(probe.feed.prefix(40)) is not 32 hexadecimal digits") }
+        guard let feed = DeviceID(hex: probe.feed) else { throw bad("feed \(probe.feed.prefix(40)) is not 32 hexadecimal digits") }
         var cursor = try favorites.receivedCursor(from: feed)
         // This feed's end before the pull grows it: what tells a restored older copy (below).
         let latestBeforePull = try favorites.latestChangeSeq()
         var pulledSeqs: [ClosedRange<Int64>] = []
+        // Every page must move the cursor forward, but for one `reset` (the service's file
+        // restored from an older copy: the feed read again from its start), so that no
+        // answer makes this loop read for ever; and at most `limits.changes` are taken.
+        var resetTaken = false
+        var taken = 0
         while true {
-            let page = try await transport.pull(device: device, cursor: cursor, limit: pageLimit)
-            // A page that does not move the cursor, or holds more than asked, would make this
-            // loop read for ever or without bound: the answer is refused instead.
-            guard page.changes.count <= pageLimit, page.changes.isEmpty || page.cursor > cursor || page.reset else {
-                throw SyncTransportError.badAnswer(server: "the service", reason: "a page of \(page.changes.count) changes from cursor \(cursor) to \(page.cursor): it does not move forward, or holds more than the \(pageLimit) asked")
+            let room = limits.changes - taken
+            let page = try await transport.pull(device: device, cursor: cursor, limit: min(limits.page, max(room, 1)))
+            guard page.changes.count <= limits.page else {
+                throw bad("a page of \(page.changes.count) changes, more than the \(limits.page) asked")
             }
+            guard page.changes.isEmpty || page.cursor > cursor || (page.reset && !resetTaken) else {
+                throw bad("a page of \(page.changes.count) changes from cursor \(cursor) to \(page.cursor)\(page.reset ? ", a second reset" : ""): it does not move forward")
+            }
+            guard page.cursor >= 0 else { throw bad("a negative cursor \(page.cursor)") }
             guard page.feed == probe.feed else {
-                throw SyncTransportError.badAnswer(server: "the service", reason: "the user's feed changed during the sync (the user was removed and added again); sync again")
+                throw bad("the user's feed changed during the sync (the user was removed and added again); sync again")
             }
+            // A page past the bound is not applied: what was applied before it is kept.
+            guard page.changes.count <= room else {
+                throw SyncTransportError.tooManyChanges(server: "the service", limit: limits.changes, applied: taken)
+            }
+            if page.reset && !page.changes.isEmpty { resetTaken = true }
             let changes = try page.changes.enumerated().map { index, wire in
                 do {
                     return try wire.change(index: index)
                 } catch {
-                    throw SyncTransportError.badAnswer(server: "the service", reason: "\(error)")
+                    throw bad("\(error)")
                 }
             }
             let applied = try favorites.apply(changes, from: feed, through: page.cursor)
             summary.received.add(applied.summary)
             if let seqs = applied.seqs { pulledSeqs.append(seqs) }
+            taken += page.changes.count
             cursor = page.cursor
             // The service counts as pulled only the cursor a pull asks from (what this device
             // says it applied): after the last changes, one more pull, which finds nothing,
@@ -69,7 +93,7 @@ public enum ServerSyncSession {
         var from = probe.pushed
         if from > latestBeforePull { from = 0 }
         while true {
-            let page = try favorites.changes(since: from, limit: pushLimit)
+            let page = try favorites.changes(since: from, limit: limits.push)
             if page.changes.isEmpty { break }
             let outgoing = page.changes.filter { change in !pulledSeqs.contains { $0.contains(change.seq) } }
             try await push(
@@ -106,6 +130,13 @@ public enum ServerSyncSession {
         let request = SyncPushRequest(device: device, through: through, seen: seen, changes: changes.map { WireChange($0.change) })
         do {
             let answer = try await transport.push(request)
+            // The counts are printed: they must be counts of this push's changes.
+            let counts = [answer.applied, answer.superseded, answer.alreadyHeld]
+            guard counts.allSatisfy({ (0...changes.count).contains($0) }), counts.reduce(0, +) == changes.count else {
+                throw SyncTransportError.badAnswer(
+                    server: "the service",
+                    reason: "a push of \(changes.count) changes answered as \(answer.applied) applied, \(answer.superseded) superseded and \(answer.alreadyHeld) already held")
+            }
             summary.applied += answer.applied
             summary.superseded += answer.superseded
             summary.alreadyHeld += answer.alreadyHeld

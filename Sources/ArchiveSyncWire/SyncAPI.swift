@@ -21,4 +21,12 @@ public enum SyncAPI {
     /// The largest answer a client reads: four pages' worth. A page the service cuts by
     /// ``maximumPageBytes`` always fits.
     public static let maximumAnswerBytes = 32 * 1024 * 1024
+    /// The most changes one sync takes from a service unless the user says otherwise
+    /// (`archive sync --max-changes`): a million, several times a large collection, so that
+    /// a service sending new favorites for ever fills no disk. A sync stopped there keeps
+    /// what it applied; the next one goes on from it.
+    public static let defaultMaximumChangesPerSync = 1_000_000
+    /// How long one request to a service may take in all unless the user says otherwise
+    /// (`--timeout`): connecting, sending, and the whole answer.
+    public static let defaultRequestTimeout: Duration = .seconds(30)
 }

@@ -29,4 +29,20 @@ public struct SyncPullResponse: Codable, Sendable, Hashable {
         self.pushed = pushed
         self.maximumPushBytes = maximumPushBytes
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case feed, changes, cursor, hasMore, reset, pushed, maximumPushBytes
+    }
+
+    /// Decodes a page, saying which number is out of range rather than "not valid JSON".
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        feed = try container.decode(String.self, forKey: .feed)
+        changes = try container.decode([WireChange].self, forKey: .changes)
+        cursor = try container.decodeWhole(Int64.self, forKey: .cursor)
+        hasMore = try container.decode(Bool.self, forKey: .hasMore)
+        reset = try container.decode(Bool.self, forKey: .reset)
+        pushed = try container.decodeWhole(Int64.self, forKey: .pushed)
+        maximumPushBytes = try container.decodeWholeIfPresent(Int.self, forKey: .maximumPushBytes)
+    }
 }

@@ -22,6 +22,19 @@ public struct SyncPushRequest: Codable, Sendable, Hashable {
         self.changes = changes
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case device, through, seen, changes
+    }
+
+    /// Decodes a push, saying which number is out of range rather than "not valid JSON".
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        device = try container.decode(String.self, forKey: .device)
+        through = try container.decodeWhole(Int64.self, forKey: .through)
+        seen = try container.decodeWhole(Int64.self, forKey: .seen)
+        changes = try container.decode([WireChange].self, forKey: .changes)
+    }
+
     /// The changes, checked: each valid (``WireChange/change(index:)``), none stamped more
     /// than ``HybridTimestamp/maximumLead`` ahead of `now` (the receiver's wall clock, Unix
     /// milliseconds), no ID twice.

@@ -16,4 +16,17 @@ public struct SyncPushResponse: Codable, Sendable, Hashable {
         self.alreadyHeld = alreadyHeld
         self.pushed = pushed
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case applied, superseded, alreadyHeld, pushed
+    }
+
+    /// Decodes an answer, saying which number is out of range rather than "not valid JSON".
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        applied = try container.decodeWhole(Int.self, forKey: .applied)
+        superseded = try container.decodeWhole(Int.self, forKey: .superseded)
+        alreadyHeld = try container.decodeWhole(Int.self, forKey: .alreadyHeld)
+        pushed = try container.decodeWhole(Int64.self, forKey: .pushed)
+    }
 }

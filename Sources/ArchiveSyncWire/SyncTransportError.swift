@@ -10,6 +10,11 @@ public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case refused(server: String, status: Int, message: String)
     /// The service's answer is not what the API says.
     case badAnswer(server: String, reason: String)
+    /// A request (its answer included) took longer than the `seconds` allowed (`--timeout`).
+    case timedOut(server: String, seconds: Double)
+    /// The service had more than `limit` changes to send in one sync (`--max-changes`);
+    /// `applied` of them were applied and are kept.
+    case tooManyChanges(server: String, limit: Int, applied: Int)
 
     /// What failed and what to do.
     public var description: String {
@@ -24,6 +29,14 @@ public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertib
             "\(server) answered \(status): \(message)"
         case .badAnswer(let server, let reason):
             "\(server) gave an answer that is not the sync API's: \(reason); is it an archive-server?"
+        case .timedOut(let server, let seconds):
+            "\(server) did not answer within \(Self.seconds(seconds)) (a whole request, its answer included; --timeout sets it); nothing more was synced: try again, or give a longer --timeout"
+        case .tooManyChanges(let server, let limit, let applied):
+            "\(server) has more than \(limit) changes for this sync (--max-changes): the first \(applied) were applied and are kept; sync again to take the next ones, or give a larger --max-changes"
         }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -22,6 +22,19 @@ public struct WireChange: Codable, Sendable, Hashable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case id, stamp, device, favorite
+    }
+
+    /// Decodes a change, saying which number is out of range rather than "not valid JSON".
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeWhole(Int.self, forKey: .id)
+        stamp = try container.decodeWhole(Int64.self, forKey: .stamp)
+        device = try container.decode(String.self, forKey: .device)
+        favorite = try container.decodeIfPresent(WireFavorite.self, forKey: .favorite)
+    }
+
     /// The change this describes, checked as every path that applies a change checks it:
     /// a positive ID, a stamp in range, a device ID, the fields within the engine's rules.
     /// Throws ``SyncWireError/invalidChange(index:id:reason:)`` saying what is wrong.

@@ -82,8 +82,8 @@ struct ServerUsersCommandTests {
             (["--postgres", "mysql://x/y"], "not a postgres:// URL"),
             (["--postgres", "postgres://archive@/"], "names no database"),
             (["--postgres", "postgres://archive@/x?host=/x&color=blue"], "unknown parameter color"),
-            (["--postgres", "postgres://archive:secret@127.0.0.1:1/x?sslmode=disable"], "Connection refused"),
-            (["--postgres", "postgres://archive@/x?host=\(directory.url.path)"], "No such file or directory"),
+            (["--postgres", "postgres://archive:secret@127.0.0.1:1/x?sslmode=disable"], "the connection was refused"),
+            (["--postgres", "postgres://archive@/x?host=\(directory.url.path)"], "no such file or directory"),
             (["--postgres", url.replacingOccurrences(of: "@/t", with: "@/missing_t")], "does not exist"),
             (["--postgres", url, "--database", directory.path("s.sqlite3")], "give one"),
         ]

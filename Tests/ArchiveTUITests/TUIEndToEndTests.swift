@@ -294,6 +294,30 @@ struct TUIEndToEndTests {
         #expect(waitForExit(of: pane), "archive-tui did not quit on ctrl-c")
     }
 
+    /// ctrl-c while a sync waits on a service that drips its answer or says nothing quits at
+    /// once, the sync cancelled, the database as it was (seen wait for the sync's timeout, here
+    /// an hour, and for ever on the drip).
+    @Test(arguments: [true, false])
+    func quittingCancelsASyncInFlight(drips: Bool) throws {
+        let service = try ScriptedSyncService { _, _ in drips ? .drip(interval: .seconds(1)) : .silent }
+        let archive = BuiltProduct.url(named: "archive").path
+        let database = directory.path("quit-\(drips).sqlite3")
+        try dismissOnboarding(in: database)
+        for arguments in [["add", "1"], ["settings", "set", "syncServer", service.url]] {
+            #expect(try ChildProcess.run(archive, arguments + ["--database", database]).status == 0)
+        }
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        let pane = try start("'\(tui)' --database '\(database)' --token fa_test --timeout 3600 --sync-every 3600")
+        try waitForScreen("the sync under way", on: pane) { $0.contains("syncing") }
+        #expect(Deadline.poll(every: .milliseconds(20)) { !service.requests.isEmpty }, "the TUI sent no request")
+        try quit(pane)
+        let check = try ChildProcess.run(archive, ["check", "--database", database])
+        #expect(check.status == 0, "\(check.stderr)")
+        let favorites = try ChildProcess.run(archive, ["favorites", "--json", "--database", database])
+        #expect(((try favorites.json() as? [String: Any])?["favorites"] as? [Any])?.count == 1, "\(favorites.stdout)")
+    }
+
     /// The TUI syncs with the kept server: at start (the background sync), and on ^S; the
     /// title bar says when it last synced and how many changes wait; a heart made in the
     /// TUI waits until the next sync, which sends it to the other device.

@@ -1,4 +1,5 @@
 import ArchiveFront
+import ArchiveSyncWire
 import ArgumentParser
 
 /// `archive sync PATH` or `archive sync --server URL`: two-way sync with another favorites
@@ -16,8 +17,12 @@ struct SyncCommand: ArchiveSubcommand {
             running it again completes it. Settings stay per database. \
             With --server URL (or, with neither, the syncServer setting), the favorites sync \
             through an archive-server instead, with the \
-            token from --token, ARCHIVE_SYNC_TOKEN, or DATABASE.sync-token (mode 600); offline \
-            or refused, it says so and leaves the favorites as they were.
+            token from DATABASE.sync-token (mode 600), ARCHIVE_SYNC_TOKEN, --token-stdin or \
+            --token (which other local users can read in the process list: prefer the \
+            others); offline or refused, it says so and leaves the favorites as they were. \
+            Each request to the service may take --timeout seconds in all (default 30), \
+            its answer included; one sync takes at most --max-changes changes from the \
+            service (what it applied is kept, and the next sync goes on from there).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,12 +34,20 @@ struct SyncCommand: ArchiveSubcommand {
     @Option(help: ArgumentHelp("Sync through this archive-server instead (http(s)://HOST:PORT).", valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("The service's token for this user (else ARCHIVE_SYNC_TOKEN, else DATABASE.sync-token).", valueName: "token"))
+    @Option(help: ArgumentHelp("The service's token for this user (else ARCHIVE_SYNC_TOKEN, else DATABASE.sync-token); visible to other local users in the process list.", valueName: "token"))
     var token: String?
+
+    @Flag(help: "Read the service's token from the first line of standard input.")
+    var tokenStdin = false
+
+    @Option(help: ArgumentHelp("The most changes this sync takes from the service.", valueName: "count"))
+    var maxChanges = SyncAPI.defaultMaximumChangesPerSync
 
     func validate() throws {
         if path != nil, server != nil { throw ValidationError("give either a PATH or --server, not both") }
-        if path != nil, token != nil { throw ValidationError("--token goes with a server (--server, or the syncServer setting)") }
+        if path != nil, token != nil || tokenStdin { throw ValidationError("--token and --token-stdin go with a server (--server, or the syncServer setting)") }
+        if token != nil, tokenStdin { throw ValidationError("give either --token or --token-stdin, not both") }
+        guard maxChanges > 0 else { throw ValidationError("--max-changes must be at least 1, got \(maxChanges)") }
     }
 
     /// What this sync meets: PATH, `--server`, or the `syncServer` setting.
@@ -61,7 +74,8 @@ struct SyncCommand: ArchiveSubcommand {
 
     func run() async throws {
         var session = try openSession(catalog: .unused)
-        session.syncToken = token
+        session.syncToken = try tokenStdin ? SyncToken.fromStandardInput() : token
+        session.syncMaximumChanges = maxChanges
         try await execute(session: session, peer: peer(in: session))
     }
 

@@ -18,7 +18,13 @@ enum RequestDeadline {
     static func run<Value: Sendable>(
         _ limit: Duration, _ what: @autoclosure () -> String, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let timedOut = ServerStorageError.unavailable("\(what()) took longer than the request timeout (\(limit))")
+        try await run(limit, timedOut: ServerStorageError.unavailable("\(what()) took longer than the request timeout (\(limit))"), work)
+    }
+
+    /// `work`'s result, or `timedOut` once `limit` has passed (a request body's deadline).
+    static func run<Value: Sendable>(
+        _ limit: Duration, timedOut: any Error, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         let race = Race<Value>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -25,6 +25,8 @@ public struct SyncResponder: HTTPResponder {
 
     let backend: any SyncBackend
     let limits: SyncServiceLimits
+    /// The bytes of push bodies held at once, across connections.
+    let bodyBudget: BodyBudget
     let catalog: CatalogResponder
     let logger: Logger
     /// Unix milliseconds now: a pushed change stamped more than ``HybridTimestamp/maximumLead``
@@ -39,6 +41,7 @@ public struct SyncResponder: HTTPResponder {
     ) {
         self.backend = backend
         self.limits = limits
+        self.bodyBudget = BodyBudget(limit: limits.maximumBodyBytesInFlight)
         self.catalog = catalog
         self.logger = logger
         self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
@@ -47,13 +50,14 @@ public struct SyncResponder: HTTPResponder {
     public func respond(to request: Request, context: Context) async throws -> Response {
         let requestID = Self.requestID()
         var user: String?
-        let response: Response
+        var bodyRead = false
+        var response: Response
         do {
-            response = try await route(request, context: context, user: &user)
+            response = try await route(request, context: context, user: &user, bodyRead: &bodyRead)
         } catch let refusal as Refusal {
             response = refusal.response
         } catch let error as ServerStorageError {
-            response = Self.response(to: error)
+            response = Self.response(to: error, requestID: requestID)
             if response.status == .internalServerError {
                 logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
             } else {
@@ -61,8 +65,11 @@ public struct SyncResponder: HTTPResponder {
             }
         } catch {
             logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
-            response = ServiceResponse.error("the server could not answer: \(error); try again", status: .internalServerError)
+            response = Self.internalError(requestID: requestID)
         }
+        // A body the request did not need (a GET with one) is never read: the connection
+        // closes after the answer, so a body trickled a byte at a time holds no slot.
+        if !bodyRead, ServiceResponse.announcesBody(request) { response.headers[.connection] = "close" }
         var metadata: Logger.Metadata = [
             "request": "\(requestID)", "method": "\(request.method.rawValue)", "path": "\(request.uri.path)",
             "status": "\(response.status.code)",
@@ -72,7 +79,7 @@ public struct SyncResponder: HTTPResponder {
         return response
     }
 
-    private func route(_ request: Request, context: Context, user: inout String?) async throws -> Response {
+    private func route(_ request: Request, context: Context, user: inout String?, bodyRead: inout Bool) async throws -> Response {
         // The answer to a CONNECT goes out with no length and no body (SwiftNIO frames it as a
         // tunnel's): only the connection's end can frame it, so it is closed after the refusal.
         if request.method == .connect {
@@ -95,7 +102,7 @@ public struct SyncResponder: HTTPResponder {
             try Self.require(.post, of: request)
             let authenticated = try await authenticate(request)
             user = authenticated.name
-            return try await push(request, user: authenticated)
+            return try await push(request, user: authenticated, bodyRead: &bodyRead)
         case SyncAPI.pullPath:
             try Self.require(.get, of: request)
             let authenticated = try await authenticate(request)
@@ -108,22 +115,39 @@ public struct SyncResponder: HTTPResponder {
 
     // MARK: - Sync
 
-    private func push(_ request: Request, user: AuthenticatedUser) async throws -> Response {
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.maximumBodyBytes {
+    private func push(_ request: Request, user: AuthenticatedUser, bodyRead: inout Bool) async throws -> Response {
+        let announced = request.headers[.contentLength].flatMap { Int($0) }
+        if let length = announced, length > limits.maximumBodyBytes {
             throw Refusal(.contentTooLarge, "the body is \(length) bytes; the limit is \(limits.maximumBodyBytes): push fewer changes at a time", request: request)
         }
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: limits.maximumBodyBytes)
-        } catch {
-            throw Refusal(.contentTooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes: push fewer changes at a time", close: true)
+        let reservation = bodyBudget.reservation()
+        defer { reservation.end() }
+        var busy = Refusal(
+            .serviceUnavailable,
+            "the server is receiving too many pushes at once; nothing was acknowledged: send the same push again shortly", close: true)
+        busy.response.headers[.retryAfter] = "\(Self.retryAfterSeconds)"
+        // A body whose length is announced reserves it all before a byte is read.
+        if let announced, !reservation.take(announced) { throw busy }
+        let maximum = limits.maximumBodyBytes, timeout = limits.bodyTimeout, stream = request.body
+        let tooLarge = Refusal(.contentTooLarge, "the body is larger than \(maximum) bytes: push fewer changes at a time", close: true)
+        let late = Refusal(
+            .requestTimeout, "the body did not arrive within \(timeout.components.seconds) s; nothing was acknowledged: send it again, or push fewer changes at a time",
+            close: true)
+        let body = try await RequestDeadline.run(timeout, timedOut: late) { [busy] in
+            var collected = ByteBuffer()
+            for try await chunk in stream {
+                guard collected.readableBytes + chunk.readableBytes <= maximum else { throw tooLarge }
+                if announced == nil, !reservation.take(chunk.readableBytes) { throw busy }
+                collected.writeImmutableBuffer(chunk)
+            }
+            return collected
         }
+        bodyRead = true
         let push: SyncPushRequest
         do {
             push = try JSONDecoder().decode(SyncPushRequest.self, from: Data(body.readableBytesView))
         } catch {
-            throw Refusal(.badRequest, "the body is not a push (JSON {\"device\", \"through\", \"changes\"} in UTF-8): \(Self.describe(error))")
+            throw Refusal(.badRequest, "the body is not a push (JSON {\"device\", \"through\", \"changes\"} in UTF-8): \(WireDecodingFailure.describe(error))")
         }
         guard push.changes.count <= limits.maximumPushChanges else {
             throw Refusal(.contentTooLarge, "the push has \(push.changes.count) changes; the limit is \(limits.maximumPushChanges): push them in batches")
@@ -191,9 +215,9 @@ public struct SyncResponder: HTTPResponder {
     /// The answer to a storage failure: a stale push `409`, a database out of reach or past
     /// the request's deadline `503`, a full disk `507` (both with `Retry-After`: nothing was
     /// acknowledged, the same request may be sent again), anything else `500`. The `503` and
-    /// `507` bodies say what the client can do and nothing of the server's inside (its file's
-    /// path, PostgreSQL's words): those go to the log.
-    static func response(to error: ServerStorageError) -> Response {
+    /// `507` bodies say what the client can do, the `500`'s the request's ID, and nothing of
+    /// the server's inside (its file's path, PostgreSQL's words): those go to the log.
+    static func response(to error: ServerStorageError, requestID: String) -> Response {
         var response: Response
         switch error {
         case .stalePush:
@@ -213,15 +237,23 @@ public struct SyncResponder: HTTPResponder {
                 "the server's disk is full; nothing was written: try again later",
                 status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
         default:
-            return ServiceResponse.error("the server could not answer: \(error); try again", status: .internalServerError)
+            return internalError(requestID: requestID)
         }
         response.headers[.retryAfter] = "\(retryAfterSeconds)"
         return response
     }
 
-    /// The status code of ``response(to:)``'s answer to `error`.
+    /// A `500`: nothing of the failure (a path, SQL, PostgreSQL's words), only the request's
+    /// ID, under which the log says what failed.
+    static func internalError(requestID: String) -> Response {
+        ServiceResponse.error(
+            "the server failed to answer this request (request \(requestID) in its log); try again later",
+            status: .internalServerError)
+    }
+
+    /// The status code of ``response(to:requestID:)``'s answer to `error`.
     package static func statusCode(answering error: ServerStorageError) -> Int {
-        Int(response(to: error).status.code)
+        Int(response(to: error, requestID: "0").status.code)
     }
 
     // MARK: - Checks
@@ -260,16 +292,6 @@ public struct SyncResponder: HTTPResponder {
     private static func decimal(_ text: String) -> Int64? {
         guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(text)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context): context.debugDescription
-        case DecodingError.keyNotFound(let key, _): "\(key.stringValue) is missing"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        default: "\(error)"
-        }
     }
 
     private static func requestID() -> String {

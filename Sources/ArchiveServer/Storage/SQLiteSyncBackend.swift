@@ -87,10 +87,14 @@ public struct SQLiteSyncBackend: SyncBackend {
                 // What the device has pulled is what it says it applied: the cursor it asks from.
                 // Not what this answer sends, which may be lost on the way (a dropped
                 // connection, the device's disk full): a tombstone it never applied must stay.
-                try db.execute("""
-                    INSERT INTO user_devices (user, device, pushed, pulled, last_seen) VALUES (?1, ?2, 0, ?3, ?4)
-                    ON CONFLICT (user, device) DO UPDATE SET pulled = max(pulled, excluded.pulled), last_seen = excluded.last_seen
-                    """, user.id, device.bytes, reset ? 0 : cursor, now)
+                // A pull of no changes (`limit=0`, the feed's name and `pushed` only) registers
+                // no device: every registered device holds later tombstones back until it pulls.
+                if limit > 0 {
+                    try db.execute("""
+                        INSERT INTO user_devices (user, device, pushed, pulled, last_seen) VALUES (?1, ?2, 0, ?3, ?4)
+                        ON CONFLICT (user, device) DO UPDATE SET pulled = max(pulled, excluded.pulled), last_seen = excluded.last_seen
+                        """, user.id, device.bytes, reset ? 0 : cursor, now)
+                }
                 if limit > 0, !hasMore {
                     // Every device of the user has now applied these tombstones: they go, and a
                     // push made before pulling that far is refused from now on.

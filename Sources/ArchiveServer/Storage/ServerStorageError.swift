@@ -1,6 +1,7 @@
 /// Why the service's database refused a user operation.
 public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A user name that is empty, too long or has characters other than letters, digits, `.`, `_`, `-`.
+    /// A user name that is empty, too long, has characters other than letters, digits, `.`,
+    /// `_`, `-`, or no letter or digit.
     case invalidUserName(String)
     /// `users add` of a name already taken.
     case userExists(String)
@@ -24,7 +25,7 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .invalidUserName(let name):
-            "invalid user name \(name.debugDescription): use 1 to 64 letters, digits, '.', '_' or '-'"
+            "invalid user name \(name.prefix(80).debugDescription): use 1 to 64 letters, digits, '.', '_' or '-', with a letter or a digit (names ignore case)"
         case .userExists(let name):
             "user \(name) exists already: `archive-server users token \(name)` gives a new token (the old one stops working)"
         case .noSuchUser(let name):

@@ -26,4 +26,13 @@ public protocol SyncBackend: Sendable {
 
     /// Whether the backend answers.
     func isHealthy() async -> Bool
+
+    /// The most file descriptors the backend holds beyond a handful (a pool's connections),
+    /// kept out of the connections the server accepts (``DescriptorBudget``).
+    var descriptorsKept: Int { get }
+}
+
+extension SyncBackend {
+    /// SQLite's few files fit in the server's base reserve.
+    public var descriptorsKept: Int { 0 }
 }

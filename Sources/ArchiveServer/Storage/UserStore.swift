@@ -13,7 +13,7 @@ public struct UserStore: UserDirectory {
 
     /// Adds user `name` and returns its new token (the only time it can be read).
     public func add(_ name: String, now: Int64) throws -> AccessToken {
-        try Self.checkName(name)
+        let name = try Self.canonicalName(name)
         let token = AccessToken.generate()
         try database.queue.write { db in
             if try db.fetchOne("SELECT 1 FROM users WHERE name = ?", name, row: { _ in true }) != nil {
@@ -28,6 +28,7 @@ public struct UserStore: UserDirectory {
 
     /// Gives user `name` a new token; the previous one stops working.
     public func issueToken(for name: String) throws -> AccessToken {
+        let name = try Self.canonicalName(name)
         let token = AccessToken.generate()
         try database.queue.write { db in
             try db.execute("UPDATE users SET token_hash = ? WHERE name = ?", token.hash, name)
@@ -39,6 +40,7 @@ public struct UserStore: UserDirectory {
     /// Revokes user `name`'s token: requests with it are refused from now on; the user's
     /// favorites stay (``issueToken(for:)`` lets the user back in).
     public func revoke(_ name: String) throws {
+        let name = try Self.canonicalName(name)
         try database.queue.write { db in
             try db.execute("UPDATE users SET token_hash = NULL WHERE name = ?", name)
             guard db.changes > 0 else { throw ServerStorageError.noSuchUser(name) }
@@ -47,6 +49,7 @@ public struct UserStore: UserDirectory {
 
     /// Removes user `name`, its favorites and its devices.
     public func remove(_ name: String) throws {
+        let name = try Self.canonicalName(name)
         try database.queue.write { db in
             try db.execute("DELETE FROM users WHERE name = ?", name)
             guard db.changes > 0 else { throw ServerStorageError.noSuchUser(name) }
@@ -84,12 +87,19 @@ public struct UserStore: UserDirectory {
         }
     }
 
-    /// Refuses a name that is not 1 to 64 of `A–Z a–z 0–9 . _ -`.
-    public static func checkName(_ name: String) throws {
-        let allowed = name.utf8.allSatisfy { byte in
+    /// The name as stored: `name` in lower case (names ignore case: `Alice` is `alice`).
+    /// Refuses a name that is not 1 to 64 of `A–Z a–z 0–9 . _ -`, or has no letter or digit
+    /// (`.`, `..`, `-`).
+    public static func canonicalName(_ name: String) throws -> String {
+        func isLetterOrDigit(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
-        guard (1...64).contains(name.utf8.count), allowed else { throw ServerStorageError.invalidUserName(name) }
+        let allowed = name.utf8.allSatisfy { byte in
+            isLetterOrDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        guard (1...64).contains(name.utf8.count), allowed, name.utf8.contains(where: isLetterOrDigit) else {
+            throw ServerStorageError.invalidUserName(name)
+        }
+        return name.lowercased()
     }
 }

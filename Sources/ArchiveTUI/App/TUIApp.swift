@@ -73,9 +73,12 @@ final class TUIApp {
         store.dispatch(.stopWatchingExternalChanges)
         // Where the user leaves off, for the next start: the last search's conditions
         // (the view was remembered as it was switched). Reads in flight are dropped first,
-        // so that quitting never waits on a slow catalog.
+        // so that quitting never waits on a slow catalog; so is a sync in flight (a silent or
+        // dripping service would hold the quit until its timeout): each page it applied is
+        // kept with its cursor, the page in flight is not applied, as a sync cut off would.
         store.cancelEffect(id: ArchiveMiddleware.searchEffectID)
         store.cancelEffect(id: FavoritesMiddleware.pageEffectID)
+        store.cancelEffect(id: SyncMiddleware.effectID)
         store.dispatch(.settings(.rememberSearch))
         await store.finishEffects()
     }
