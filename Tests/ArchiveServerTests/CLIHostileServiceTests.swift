@@ -10,7 +10,7 @@ import Glibc
 /// (``ScriptedSyncService``): every sync ends, within its bounds, saying what happened, and
 /// the database stays as a finished or cut-off sync leaves it. Each case was seen hang or
 /// print what the service said before its bound.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIHostileServiceTests {
     static let archive = BuiltProduct.url(named: "archive")
     static let feed = String(repeating: "ab", count: 16)

@@ -21,8 +21,11 @@ import Testing
 ///
 /// Its cases run one at a time: each is a few seconds of CPU, and run all at once on a
 /// loaded 2-core machine every case's clock ran as long as the whole suite (24 cases past
-/// their 5-minute limit); one at a time, each case's limit bounds that case alone.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+/// their 5-minute limit); one at a time, each case's limit bounds that case alone. They run
+/// on threads of their own (`.blockingWork`): a case is long stretches of SQLite work
+/// without a suspension, and on the cooperative pool (two threads here) it left one thread
+/// for every other test's timers and answers.
+@Suite(.serialized, .blockingWork, .timeLimit(.minutes(5)))
 struct ServerConvergenceTests {
     static let seeds: [UInt64] = Array(1...12)
 
