@@ -12,7 +12,6 @@ import Glibc
 /// print what the service said before its bound.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIHostileServiceTests {
-    static let archive = BuiltProduct.url(named: "archive")
     static let feed = String(repeating: "ab", count: 16)
     static let peer = DeviceID(bytes: [UInt8](repeating: 9, count: 16))!
     let directory: TemporaryDirectory
@@ -21,15 +20,8 @@ struct CLIHostileServiceTests {
         directory = try TemporaryDirectory()
     }
 
-    /// `archive ARGUMENTS --database DATABASE` with no token file nor catalog of the machine's.
     private func archive(_ arguments: [String], database: String, input: ChildProcess.Input = .null) throws -> ChildProcess.Result {
-        var environment = ServiceProcess.environment(directory)
-        environment["ARCHIVE_DATABASE"] = nil
-        environment["ARCHIVE_API_URL"] = nil
-        environment["NO_COLOR"] = "1"
-        return try ChildProcess.run(
-            Self.archive.path, [arguments[0], "--database", database] + arguments.dropFirst(),
-            environment: environment, input: input, timeout: .seconds(120))
+        try ServiceProcess.archive(arguments, database: database, in: directory, input: input)
     }
 
     private func sync(_ service: ScriptedSyncService, _ extra: [String] = [], database: String? = nil) throws -> ChildProcess.Result {

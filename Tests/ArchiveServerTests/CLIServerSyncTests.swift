@@ -8,13 +8,7 @@ struct CLIServerSyncTests {
     static let archive = BuiltProduct.url(named: "archive")
 
     private func archive(_ arguments: [String], database: String, in directory: TemporaryDirectory, environment extra: [String: String] = [:]) throws -> ChildProcess.Result {
-        var environment = ServiceProcess.environment(directory)
-        environment["ARCHIVE_DATABASE"] = nil
-        environment["ARCHIVE_API_URL"] = nil
-        environment["NO_COLOR"] = "1"
-        return try ChildProcess.run(
-            Self.archive.path, [arguments[0], "--database", database] + arguments.dropFirst(),
-            environment: environment.merging(extra) { $1 }, timeout: .seconds(120))
+        try ServiceProcess.archive(arguments, database: database, in: directory, environment: extra)
     }
 
     private func favoriteIDs(_ database: String, in directory: TemporaryDirectory) throws -> [Int] {

@@ -63,6 +63,21 @@ final class ServiceProcess {
         return environment
     }
 
+    /// Runs `archive SUBCOMMAND --database DATABASE REST…` with `environment(directory)`
+    /// (no token, database or catalog variables of the machine's) and waits for it.
+    static func archive(
+        _ arguments: [String], database: String, in directory: TemporaryDirectory, environment extra: [String: String] = [:],
+        input: ChildProcess.Input = .null
+    ) throws -> ChildProcess.Result {
+        var environment = Self.environment(directory)
+        environment["ARCHIVE_DATABASE"] = nil
+        environment["ARCHIVE_API_URL"] = nil
+        environment["NO_COLOR"] = "1"
+        return try ChildProcess.run(
+            BuiltProduct.url(named: "archive").path, [arguments[0], "--database", database] + arguments.dropFirst(),
+            environment: environment.merging(extra) { $1 }, input: input, timeout: .seconds(120))
+    }
+
     /// Runs `archive-server ARGUMENTS <this database's storage options>` and waits for it.
     @discardableResult
     func admin(_ arguments: [String]) throws -> ChildProcess.Result {

@@ -72,6 +72,17 @@ public final class RawHTTPConnection {
     @discardableResult
     public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
+    /// Sends `byte` every `interval` until the server answers or closes the connection (a
+    /// body trickled at a client's pace): between bytes it waits on the socket itself, so it
+    /// stops at the server's first word, not at the next byte.
+    public func trickle(_ byte: UInt8, every interval: Duration) {
+        let milliseconds = Int32(clamping: interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        var socket = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while send([byte]) {
+            if poll(&socket, 1, milliseconds) != 0 { return }
+        }
+    }
+
     /// Sends all of `bytes`; false once the server has closed (or reset) the connection.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
