@@ -8,6 +8,7 @@
 #
 # Needs hyperfine and sqlite3 (Debian: apt-get install hyperfine sqlite3) and
 # the release `archive` of this build (run.sh builds it), or the one ARCHIVE_BINARY names.
+# A smoke run builds its helpers in debug: it checks that the rows run, not what they measure.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -15,7 +16,9 @@ runs=60
 warmup=10
 rounds=5   # each row's commands take turns, a round of runs/rounds each (merge_rounds.py)
 smoke=0
+config=release
 if [[ ${1:-} == --smoke ]]; then
+  config=debug
   runs=3
   warmup=1
   rounds=1
@@ -24,11 +27,11 @@ if [[ ${1:-} == --smoke ]]; then
 fi
 output=${1:?usage: process.sh [--smoke] OUTPUT.json}
 
-swift build -c release --product MergeProcess
-swift build -c release --product RawCMergeProcess
-swift build -c release --product PeakRSS
-swift build -c release --product AsyncFloor
-archive=${ARCHIVE_BINARY:-"$(swift build -c release --show-bin-path)/archive"}
+swift build -c "$config" --product MergeProcess
+swift build -c "$config" --product RawCMergeProcess
+swift build -c "$config" --product PeakRSS
+swift build -c "$config" --product AsyncFloor
+archive=${ARCHIVE_BINARY:-"$(swift build -c "$config" --show-bin-path)/archive"}
 [[ -x $archive ]] || { echo "error: no archive binary at $archive (run.sh builds it; ARCHIVE_BINARY names another)" >&2; exit 1; }
 # A full run also measures the same `archive` built as `scripts/install.sh` builds it (its
 # flags, and what each saves: docs/PERFORMANCE.md, "The install build").
@@ -118,7 +121,7 @@ compare cold-search \
 # loop as `archive` is (MainThreadRunLoop), the same with the task kept on the main thread as
 # `archive search`, `add` and `remove` run, and by dispatch_main() as an async `main` is.
 # A smoke run times the dynamic builds.
-floor_bin=${static_bin:-$(swift build -c release --show-bin-path)}
+floor_bin=${static_bin:-$(swift build -c "$config" --show-bin-path)}
 in_rounds floors "$rounds" "$runs" "$warmup" -N \
   -n engine-only "$floor_bin/MergeProcess $database 1000 1" \
   -n run-loop-floor "$floor_bin/AsyncFloor" \
@@ -167,7 +170,7 @@ ROUNDS=1 RUNS=$big_runs WARMUP=0 compare import \
 # Peak memory (the largest resident set, over three runs) of whole processes,
 # measured by PeakRSS (C: its own resident set, which Linux carries into the
 # child's peak, is about 1 MB; a Python parent's was 10-14 MB).
-bin=$(swift build -c release --show-bin-path)
+bin=$(swift build -c "$config" --show-bin-path)
 peak() { "$bin/PeakRSS" 3 "$@"; }
 rm -f "$work"/imported.sqlite3*
 import_rss=$(peak sh -c "rm -f $work/imported.sqlite3*; exec $archive import $export_file --database $work/imported.sqlite3 2> /dev/null")

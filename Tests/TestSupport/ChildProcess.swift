@@ -47,6 +47,12 @@ public final class ChildProcess {
     private var buffer: [UInt8] = []
     private var result: Result?
 
+    /// `posix_spawn_file_actions_addclosefrom_np`, where the C library has it.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Starts `executable` with `arguments`; `streamingStdout` sends standard output
     /// to a pipe that ``nextLine()`` reads as the child writes.
     public init(
@@ -86,6 +92,13 @@ public final class ChildProcess {
             stdoutPipe = nil
         }
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing but these three reaches the child, whatever the test process has open without
+        // close-on-exec (a library's socket, another test's file): a child that held another
+        // test's connection open kept a server from ever seeing it close.
+        // glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does
+        // not declare: looked up at run time; without it, the descriptors this suite opens are
+        // close-on-exec already (CloseOnExecPipe, RawHTTPConnection, TestFile).
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

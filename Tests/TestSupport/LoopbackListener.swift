@@ -20,7 +20,7 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Listens on a free port; connections wait for ``start(_:)``.
     public init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.listener = listener
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -49,6 +49,9 @@ public final class LoopbackListener: @unchecked Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
+                // Close-on-exec (Swift's Glibc has no accept4): a child started meanwhile must
+                // not keep the connection open.
+                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
                 guard let self, self.register(connection) else { close(connection); return }
                 Thread.detachNewThread { [weak self] in
                     handle(connection)

@@ -50,7 +50,9 @@ public final class RawHTTPConnection {
     /// Connects to 127.0.0.1 at the port of `url` (`http://127.0.0.1:PORT`).
     public init(url: String) throws {
         guard let port = URL(string: url)?.port else { throw POSIXError(.EINVAL) }
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a child another test starts meanwhile must not hold this connection
+        // open after the test closes it (the server would never see it close).
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
