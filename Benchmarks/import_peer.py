@@ -10,7 +10,7 @@ from datetime import datetime
 records = json.load(open(sys.argv[1], encoding="utf-8"))
 db = sqlite3.connect(sys.argv[2], isolation_level=None)
 db.execute("PRAGMA journal_mode = WAL")
-db.execute("PRAGMA synchronous = NORMAL")
+db.execute("PRAGMA synchronous = FULL")
 db.execute("PRAGMA foreign_keys = ON")
 rows = ((r["id"], r["photoUrl"], r["category"], r["dishName"], r["shopName"], r["introduction"],
          int(datetime.fromisoformat(r["storedAt"]).timestamp() * 1000)) for r in records)

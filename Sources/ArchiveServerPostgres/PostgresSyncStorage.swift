@@ -35,6 +35,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     public init(location: PostgresLocation, maximumConnections: Int = 20, logger: Logger, wallClock: (@Sendable () -> Int64)? = nil) {
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
+        // A push is answered 200 once its COMMIT returns: each session flushes its commits
+        // (PostgreSQL's default, kept whatever the database or role says; docs/ARCHITECTURE.md,
+        // "Durability").
+        configuration.options.additionalStartupParameters.append(("synchronous_commit", "on"))
         self.location = location
         self.descriptorsKept = maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -53,6 +57,12 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     public func migrate() async throws {
         do {
             let connection = try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 0, logger: logger)
+            // With fsync off, PostgreSQL's commits survive no power cut, whatever this server does.
+            var fsync = "on"
+            for try await (value) in try await connection.query("SHOW fsync", logger: logger).decode(String.self) { fsync = value }
+            if fsync != "on" {
+                logger.warning("PostgreSQL at \(location) runs with fsync=\(fsync): a push answered 200 may be lost on a power cut; turn fsync on in postgresql.conf")
+            }
             try await connection.close()
         } catch {
             throw PostgresStorageError.wrapping(error, while: "connecting to \(location)")

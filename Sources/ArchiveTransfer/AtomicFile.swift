@@ -38,7 +38,10 @@ public struct AtomicFile: Sendable {
             guard rename(temporary, path) == 0 else {
                 throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
             }
-            Self.syncDirectory(parts.directory)
+            // In place now, whatever follows: a failed sync says the rename may not survive a power cut.
+            if let reason = Self.syncDirectory(parts.directory) {
+                throw ExportError.cannotWrite(path: path, reason: "the file is in place, but its directory could not be synced (\(reason)): a power cut may undo the write")
+            }
             return result
         } catch {
             if !closed { close(descriptor) }
@@ -47,11 +50,15 @@ public struct AtomicFile: Sendable {
         }
     }
 
-    /// Syncs the directory at `path` (a rename or link in it becomes durable); best effort.
-    static func syncDirectory(_ path: String) {
+    /// Syncs the directory at `path`, so that a rename or link in it survives a power cut;
+    /// returns `nil`, or why it could not (`strerror`). A file system that cannot sync a
+    /// directory (`EINVAL`: some network and FUSE file systems) is not an error: there is
+    /// nothing more to do there.
+    static func syncDirectory(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0, errno != EINVAL { return String(cString: strerror(errno)) }
+        return nil
     }
 }

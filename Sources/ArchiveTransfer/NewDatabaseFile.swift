@@ -95,7 +95,9 @@ public struct NewDatabaseFile: Sendable {
                 throw FavoritesImportError.cannotCreate(path: path, reason: Self.reason())
             }
             unlink(temporary)
-            AtomicFile.syncDirectory(parts.directory)
+            if let reason = AtomicFile.syncDirectory(parts.directory) {
+                throw FavoritesImportError.cannotCreate(path: path, reason: "the database is in place, but its directory could not be synced (\(reason)): a power cut may undo the import")
+            }
             return result
         } catch let error as SQLiteError {
             companions.forEach { unlink($0) }

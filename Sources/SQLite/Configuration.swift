@@ -3,13 +3,16 @@ public struct Configuration: Sendable, Hashable {
     /// How hard SQLite syncs to disk on commit (`PRAGMA synchronous`).
     public enum Synchronous: String, Sendable, Hashable {
         /// Syncs at WAL checkpoints only: a power cut may lose the last commits, never corrupts.
+        /// For work whose commits nobody is told about (a benchmark's scratch file).
         case normal = "NORMAL"
-        /// Syncs the WAL on every commit: durable across power cuts, slower.
+        /// Syncs the WAL on every commit, before the commit returns: a commit that returned
+        /// survives a power cut (docs/ARCHITECTURE.md, "Durability").
         case full = "FULL"
     }
 
-    /// The sync level; `.normal` by default, the right choice with WAL.
-    public var synchronous: Synchronous = .normal
+    /// The sync level; `.full` by default: every front acknowledges a change (a heart, a
+    /// push's 200) once its commit has returned, so a commit must be on disk by then.
+    public var synchronous: Synchronous = .full
     /// How long a connection waits for another one's lock before failing with ``ResultCode/busy``.
     public var busyTimeout: Duration = .seconds(5)
     /// Whether foreign keys are enforced (`PRAGMA foreign_keys`). On by default.
@@ -27,7 +30,7 @@ public struct Configuration: Sendable, Hashable {
     /// views or triggers may never end.
     public var workLimit: Int?
 
-    /// The defaults: WAL, `synchronous=NORMAL`, foreign keys on, 5 s busy timeout.
+    /// The defaults: WAL, `synchronous=FULL`, foreign keys on, 5 s busy timeout.
     public init() {}
 
     /// The busy timeout in whole milliseconds, clamped to what SQLite accepts.

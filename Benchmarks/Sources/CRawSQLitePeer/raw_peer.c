@@ -85,7 +85,7 @@ raw_peer *raw_peer_open(const char *path, int count, const int64_t *versions, co
     }
     sqlite3_extended_result_codes(db, 1);
     sqlite3_busy_timeout(db, 5000);
-    if (exec(db, "PRAGMA synchronous = NORMAL") || exec(db, "PRAGMA foreign_keys = ON")
+    if (exec(db, "PRAGMA synchronous = FULL") || exec(db, "PRAGMA foreign_keys = ON")
         || exec(db, "PRAGMA journal_mode = WAL")) {
         sqlite3_close_v2(db);
         return NULL;

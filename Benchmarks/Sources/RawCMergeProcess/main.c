@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     sqlite3_busy_timeout(db, 5000);
-    sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+    sqlite3_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL", NULL, NULL, NULL);
     char sql[64 * 2 + 64] = "SELECT id FROM archive_objects WHERE id IN (?";
     for (int index = 1; index < 64; index++) strcat(sql, ",?");
     strcat(sql, ")");
