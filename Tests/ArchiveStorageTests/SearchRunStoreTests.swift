@@ -121,7 +121,7 @@ struct SearchRunStoreTests {
     /// intersects the rare ones: a few candidates, not every favorite.
     /// A bulk store of several runs: each full builder is built on a thread of its
     /// own while the store goes on, and every run is written, in the order filled.
-    @Test func aLargeBulkStoreWritesEveryRunItBuiltInTheBackground() throws {
+    @Test(.bulkRuns(of: 1024)) func aLargeBulkStoreWritesEveryRunItBuiltInTheBackground() throws {
         let database = try ArchiveDatabase.inMemory()
         let size = SearchRunStore.bulkRunSize
         try database.favorites.create(contentsOf: FavoritesSearchTests.generated(count: 2 * size + 808, seed: 12))
@@ -133,7 +133,7 @@ struct SearchRunStoreTests {
 
     /// A bulk store past the in-memory fan-in: its first runs are merged in memory,
     /// on the builder's thread, and written once, as one larger run.
-    @Test func aBulkStorePastTheFanInWritesTheMergedRun() throws {
+    @Test(.bulkRuns(of: 1024)) func aBulkStorePastTheFanInWritesTheMergedRun() throws {
         let database = try ArchiveDatabase.inMemory()
         let size = SearchRunStore.bulkRunSize
         let objects = FavoritesSearchTests.generated(count: SearchRunStore.bulkMergeFanIn * size + 300, seed: 14)
@@ -152,7 +152,7 @@ struct SearchRunStoreTests {
     /// A rebuild (`archive reindex`, the open after an upgrade) builds its runs as
     /// a bulk store does: on the builder's thread, merged in memory. A text another
     /// program stored as a number is indexed as its text.
-    @Test func aRebuildBuildsItsRunsAsABulkStoreDoes() throws {
+    @Test(.bulkRuns(of: 1024)) func aRebuildBuildsItsRunsAsABulkStoreDoes() throws {
         let database = try ArchiveDatabase.inMemory()
         let size = SearchRunStore.bulkRunSize
         let objects = FavoritesSearchTests.generated(count: SearchRunStore.bulkMergeFanIn * size + 300, seed: 15)
@@ -185,7 +185,7 @@ struct SearchRunStoreTests {
     /// A bulk store refused after runs were handed to the background thread (one
     /// still building): nothing is stored, no run is left behind, and the next
     /// store indexes as if the first had never been.
-    @Test func aBulkStoreRefusedMidwayLeavesNoRun() throws {
+    @Test(.bulkRuns(of: 1024)) func aBulkStoreRefusedMidwayLeavesNoRun() throws {
         let database = try ArchiveDatabase.inMemory()
         var objects = FavoritesSearchTests.generated(count: 3 * SearchRunStore.bulkRunSize, seed: 13)
         objects[2 * SearchRunStore.bulkRunSize + 10].dishName = ""

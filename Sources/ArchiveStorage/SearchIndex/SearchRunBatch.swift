@@ -14,13 +14,21 @@ import SQLite
 /// builds, in memory, so the store writes one larger run where it would write
 /// those runs, read them back and merge them through SQLite.
 struct SearchRunBatch {
-    private var builder = SearchRunBuilder(capacity: SearchRunStore.bulkRunSize)
+    /// ``SearchRunStore/bulkRunSize``, read once when the store starts (not per favorite).
+    private let runSize: Int
+    private var builder: SearchRunBuilder
     /// Made when the first builder is full: a store of one run builds it here.
     private var background: SearchRunBackgroundBuilder?
     /// The favorites added since the last run.
     private var ids: [Int] = []
     /// The runs this store wrote (their favorites are all stored).
     private var fresh = Set<Int64>()
+
+    /// A batch for a bulk store starting now.
+    init() {
+        runSize = SearchRunStore.bulkRunSize
+        builder = SearchRunBuilder(capacity: runSize)
+    }
 
     /// Adds a favorite stored or changed by the bulk store, and hands the
     /// builder over when it is full.
@@ -32,14 +40,14 @@ struct SearchRunBatch {
     mutating func add(id: Int, texts: [String], in db: Database) throws {
         ids.append(id)
         builder.add(id: id, fields: texts)
-        if builder.count >= SearchRunStore.bulkRunSize { try handOver(in: db) }
+        if builder.count >= runSize { try handOver(in: db) }
     }
 
     /// Adds the favorite `id` with its five texts' UTF-8 bytes (copied).
     mutating func add(id: Int, utf8Texts texts: [UnsafeRawBufferPointer], in db: Database) throws {
         ids.append(id)
         builder.add(id: id, utf8Fields: texts)
-        if builder.count >= SearchRunStore.bulkRunSize { try handOver(in: db) }
+        if builder.count >= runSize { try handOver(in: db) }
     }
 
     /// Writes the favorites added since the last run as a run (after the run
@@ -66,7 +74,7 @@ struct SearchRunBatch {
     /// it (the run built before, a merged run, or none while runs are held).
     private mutating func handOver(in db: Database) throws {
         let background = self.background
-            ?? SearchRunBackgroundBuilder(capacity: SearchRunStore.bulkRunSize, mergingEvery: SearchRunStore.bulkMergeFanIn)
+            ?? SearchRunBackgroundBuilder(capacity: runSize, mergingEvery: SearchRunStore.bulkMergeFanIn)
         self.background = background
         ids.removeAll(keepingCapacity: true)
         for built in background.exchange(&builder) { try write(members: built.members, built.run, in: db) }

@@ -23,7 +23,12 @@ enum SearchRunStore {
     /// Favorites per run in a bulk store. The builder's two pair buffers take
     /// 16 bytes a character of text: about 9 MB for 4,096 favorites of the
     /// benchmarks' size, which keeps an import of a million within 64 MB.
-    static let bulkRunSize = 4096
+    static var bulkRunSize: Int { bulkRunSizeOverride ?? 4096 }
+    /// Another ``bulkRunSize`` for the work of the task that binds it: tests of the bulk
+    /// paths (several runs, the in-memory merge, a refusal midway) take a few thousand
+    /// favorites instead of tens of thousands through the debug build's run builder.
+    /// Read once per bulk store, where the store starts.
+    @TaskLocal package static var bulkRunSizeOverride: Int?
     /// How many of its runs a bulk store merges in memory, on the builder's
     /// thread, before it writes them (``SearchRunBatch``): each favorite's
     /// postings are then written once fewer. Four, not ``fanIn``: the runs held
