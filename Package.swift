@@ -275,7 +275,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReliabilityHelper",
-            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "ArchiveStartup"],
+            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "ArchiveStartup", "SQLite"],
             path: "Tests/ReliabilityHelper",
             swiftSettings: swiftSettings
         ),

@@ -6,6 +6,7 @@ import Foundation
 import ArchiveStartup
 #if canImport(Glibc)
 import Glibc
+import SQLite
 #endif
 
 /// A child process for the reliability tests: it writes to a database and says
@@ -120,9 +121,18 @@ enum ReliabilityHelper {
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
     }
 
+    /// The churns' connections: their cases are about locks and snapshots between processes,
+    /// not power cuts, so their ten thousand commits are not each synced (the `archive`
+    /// processes beside them are).
+    static var unsyncedCommits: Configuration {
+        var configuration = Configuration()
+        configuration.synchronous = .normal
+        return configuration
+    }
+
     /// Stores and removes IDs of its own range, then stores 1...50 of it; flips its flag each operation.
     static func churn(path: String, index: Int, operations: Int, halfwayGate: String?) throws {
-        let database = try ArchiveDatabase(path: path)
+        let database = try ArchiveDatabase(path: path, configuration: unsyncedCommits)
         let base = (index + 1) * 1_000_000
         let flag = KeyValueStore.Key<Bool>("flag.\(index)", default: false)
         for operation in 0..<operations {
@@ -149,7 +159,7 @@ enum ReliabilityHelper {
     /// Stores and removes one favorite, a transaction each, until `stopFile` exists (the
     /// reader's signal that it has read enough beside the writer), then stores 50 favorites.
     static func churn(path: String, untilExists stopFile: String) throws {
-        let database = try ArchiveDatabase(path: path)
+        let database = try ArchiveDatabase(path: path, configuration: unsyncedCommits)
         let base = 1_000_000
         var operations = 0
         let parent = getppid()

@@ -98,17 +98,17 @@ struct DatabaseTests {
         let queue = try DatabaseQueue(path: directory.path("a.sqlite3"))
         try queue.read { (db: Database) throws in
             #expect(try db.fetchOne("PRAGMA journal_mode") { try $0.column(String.self, at: 0) } == "wal")
-            #expect(try db.fetchOne("PRAGMA synchronous") { try $0.column(Int.self, at: 0) } == 1)
+            #expect(try db.fetchOne("PRAGMA synchronous") { try $0.column(Int.self, at: 0) } == 2)  // FULL: docs/ARCHITECTURE.md, "Durability"
             #expect(try db.fetchOne("PRAGMA foreign_keys") { try $0.column(Int.self, at: 0) } == 1)
             #expect(try db.fetchOne("PRAGMA busy_timeout") { try $0.column(Int.self, at: 0) } == 5000)
         }
 
-        var full = Configuration()
-        full.synchronous = .full
-        full.busyTimeout = .milliseconds(250)
-        let durable = try DatabaseQueue(path: directory.path("b.sqlite3"), configuration: full)
-        try durable.read { (db: Database) throws in
-            #expect(try db.fetchOne("PRAGMA synchronous") { try $0.column(Int.self, at: 0) } == 2)
+        var unsynced = Configuration()
+        unsynced.synchronous = .normal
+        unsynced.busyTimeout = .milliseconds(250)
+        let scratch = try DatabaseQueue(path: directory.path("b.sqlite3"), configuration: unsynced)
+        try scratch.read { (db: Database) throws in
+            #expect(try db.fetchOne("PRAGMA synchronous") { try $0.column(Int.self, at: 0) } == 1)
             #expect(try db.fetchOne("PRAGMA busy_timeout") { try $0.column(Int.self, at: 0) } == 250)
         }
     }

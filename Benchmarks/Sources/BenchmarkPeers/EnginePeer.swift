@@ -1,11 +1,14 @@
 import ArchiveStorage
+import SQLite
 
 /// FavoriteArchive's storage engine.
 public final class EnginePeer: FavoritesPeer {
     public let database: ArchiveDatabase
 
     public init(path: String) throws {
-        database = try ArchiveDatabase(path: path)
+        var configuration = Configuration()
+        if Fixtures.commitsUnsynced { configuration.synchronous = .normal }
+        database = try ArchiveDatabase(path: path, configuration: configuration)
     }
 
     public func importAll(_ data: WorkloadData) throws {

@@ -15,6 +15,13 @@ public enum Fixtures {
         ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_BENCH_SMOKE"] == "1"
     }
 
+    /// Whether every peer commits as the engine ships (`synchronous=FULL`, each commit synced
+    /// before it returns), or, with `FAVORITE_ARCHIVE_BENCH_SYNCHRONOUS=normal`, as the engine
+    /// did before durable acknowledgements: to measure what they cost, in the same build.
+    public static var commitsUnsynced: Bool {
+        ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_BENCH_SYNCHRONOUS"] == "normal"
+    }
+
     /// The sizes measured: `FAVORITE_ARCHIVE_BENCH_SIZES` (comma-separated) or 10,000, 100,000 and 1,000,000.
     public static var sizes: [Int] {
         if let list = ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_BENCH_SIZES"] {

@@ -59,7 +59,7 @@ public final class GRDBPeer: FavoritesPeer {
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: Fixtures.commitsUnsynced ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
             // Migration 0003's FTS5 table (dropped by 0004) needs the engine's tokenizer.
             if let connection = db.sqliteConnection { try FavoritesSearchIndex.tokenizer.register(onConnection: connection) }
         }
