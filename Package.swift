@@ -279,9 +279,15 @@ let package = Package(
             path: "Tests/ReliabilityHelper",
             swiftSettings: swiftSettings
         ),
+        // A SQLite VFS for tests that cut the power at every write (C, as SQLite's own test6.c).
+        .target(
+            name: "CrashVFS",
+            path: "Tests/CrashVFS",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "SQLite", "TestSupport"],
+            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "SQLite", "TestSupport", "CrashVFS"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

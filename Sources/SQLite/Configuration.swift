@@ -30,6 +30,11 @@ public struct Configuration: Sendable, Hashable {
     /// views or triggers may never end.
     public var workLimit: Int?
 
+    /// The SQLite VFS (`sqlite3_vfs_register`'d name) the file is opened through, or `nil`
+    /// for SQLite's default: for tests that cut the power at every write (a VFS that
+    /// records what no sync made durable).
+    public var vfsName: String?
+
     /// The defaults: WAL, `synchronous=FULL`, foreign keys on, 5 s busy timeout.
     public init() {}
 

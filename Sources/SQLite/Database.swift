@@ -44,7 +44,7 @@ public final class Database {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(path, &connection, flags, configuration.vfsName)
         guard code == SQLITE_OK, let connection else {
             let error = SQLiteError.from(connection, code: code, path: path)
             sqlite3_close_v2(connection)

@@ -59,11 +59,15 @@ public final class GRDBPeer: FavoritesPeer {
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: Fixtures.commitsUnsynced ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
             // Migration 0003's FTS5 table (dropped by 0004) needs the engine's tokenizer.
             if let connection = db.sqliteConnection { try FavoritesSearchIndex.tokenizer.register(onConnection: connection) }
         }
         queue = try GRDB.DatabaseQueue(path: path, configuration: configuration)
+        // After GRDB's own set-up, which sets NORMAL when it turns WAL on (prepareDatabase
+        // runs before it): commits as the engine's, synced unless the run measures that.
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: Fixtures.commitsUnsynced ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
+        }
         try Self.migrator.migrate(queue)
     }
 
