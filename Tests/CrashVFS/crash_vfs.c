@@ -367,7 +367,8 @@ int crash_vfs_register(void) {
     return SQLITE_OK;
 }
 
-void crash_vfs_arm(long crash_point) {
+/* Forgets every record and counter, then arms a crash point and a failure point. */
+static void reset(long crash_point, long fail_point, int fail_full) {
     pthread_mutex_lock(&state.lock);
     for (size_t i = 0; i < state.count; i++) forget(i);
     state.count = 0;
@@ -375,10 +376,13 @@ void crash_vfs_arm(long crash_point) {
     state.crash_point = crash_point;
     state.crashed = 0;
     state.calls = 0;
-    state.fail_point = 0;
+    state.fail_point = fail_point;
+    state.fail_full = fail_full;
     state.failed = 0;
     pthread_mutex_unlock(&state.lock);
 }
+
+void crash_vfs_arm(long crash_point) { reset(crash_point, 0, 0); }
 
 long crash_vfs_events(void) {
     pthread_mutex_lock(&state.lock);
@@ -387,19 +391,7 @@ long crash_vfs_events(void) {
     return events;
 }
 
-void crash_vfs_fail_at(long point, int full) {
-    pthread_mutex_lock(&state.lock);
-    for (size_t i = 0; i < state.count; i++) forget(i);
-    state.count = 0;
-    state.events = 0;
-    state.crash_point = 0;
-    state.crashed = 0;
-    state.calls = 0;
-    state.fail_point = point;
-    state.fail_full = full;
-    state.failed = 0;
-    pthread_mutex_unlock(&state.lock);
-}
+void crash_vfs_fail_at(long point, int full) { reset(0, point, full); }
 
 long crash_vfs_calls(void) {
     pthread_mutex_lock(&state.lock);

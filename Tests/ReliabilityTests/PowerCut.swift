@@ -59,17 +59,7 @@ enum PowerCut {
     static func everyPoint<State>(
         _ workload: Workload<State>, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (points: Int, cuts: Int) {
-        let template = try TemporaryDirectory()
-        try workload.prepare(template)
-        let configuration = try configuration()
-        // The states after 0, 1, ... steps, and how many events the whole workload takes.
-        var states: [State] = []
-        for count in 0...workload.steps {
-            let directory = try copy(template)
-            crash_vfs_arm(0)
-            try workload.run(directory, configuration, count) {}
-            states.append(try workload.read(directory))
-        }
+        let (template, configuration, states) = try reference(workload)
         let whole = try copy(template)
         crash_vfs_arm(0)
         try workload.run(whole, configuration, workload.steps) {}
@@ -119,16 +109,7 @@ enum PowerCut {
     static func everyIOError<State>(
         _ workload: Workload<State>, stride sampled: Int = 2, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (calls: Int, failures: Int, errors: Set<String>) {
-        let template = try TemporaryDirectory()
-        try workload.prepare(template)
-        let configuration = try configuration()
-        var states: [State] = []
-        for count in 0...workload.steps {
-            let directory = try copy(template)
-            crash_vfs_fail_at(0, 0)
-            try workload.run(directory, configuration, count) {}
-            states.append(try workload.read(directory))
-        }
+        let (template, configuration, states) = try reference(workload)
         let whole = try copy(template)
         crash_vfs_fail_at(0, 0)
         try workload.run(whole, configuration, workload.steps) {}
@@ -173,6 +154,22 @@ enum PowerCut {
             print("I/O errors: \(sourceLocation.line): \(calls) calls, \(failures) failures, errors: \(errors.sorted())")
         }
         return (Int(calls), failures, errors)
+    }
+
+    /// The workload's prepared files, the crash VFS's configuration, and the states after 0,
+    /// 1, ... steps (run through the VFS with nothing injected, and closed).
+    static func reference<State>(_ workload: Workload<State>) throws -> (TemporaryDirectory, Configuration, [State]) {
+        let template = try TemporaryDirectory()
+        try workload.prepare(template)
+        let configuration = try configuration()
+        var states: [State] = []
+        for count in 0...workload.steps {
+            let directory = try copy(template)
+            crash_vfs_arm(0)
+            try workload.run(directory, configuration, count) {}
+            states.append(try workload.read(directory))
+        }
+        return (template, configuration, states)
     }
 
     /// A new temporary directory holding copies of `template`'s files.

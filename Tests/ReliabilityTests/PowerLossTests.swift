@@ -7,7 +7,9 @@ import Testing
 
 /// The power cut at every write of the engine's workloads (``PowerCut``): hearts and
 /// removals, a 200-favorite bulk store, settings, a sync between two files, and the schema
-/// upgrade from the first release. RELIABILITY.md, cases 84-87, gives the counts.
+/// upgrade from the first release; and an I/O error at every call of the first.
+/// RELIABILITY.md, cases 84-89, gives the counts. `POWER_LOSS_EXHAUSTIVE=1` tries every
+/// point in every mode (about three times the sample); `POWER_LOSS_REPORT=1` prints the counts.
 @Suite(.serialized, .blockingWork, .timeLimit(.minutes(5)))
 struct PowerLossTests {
     /// What a file holds that a power cut could lose: each favorite's dish name, the

@@ -13,6 +13,9 @@
  * no sync made durable kept or undone, as the mode says. Directory entries are not
  * modelled (a new file's name is checked by the strace tests instead).
  *
+ * The same VFS fails the Nth I/O call once, the power on (crash_vfs_fail_at), after
+ * SQLite's I/O-error tests.
+ *
  * One workload at a time per process: the state is global (guarded by a mutex).
  */
 
