@@ -46,6 +46,15 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
     }
 
+    /// The value of the server setting `name` (`SHOW`), or `nil` when it answers none.
+    private static func setting(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+        var value: String?
+        for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SHOW \(name)"), logger: logger).decode(String.self) {
+            value = row
+        }
+        return value
+    }
+
     /// Runs the pool until the task is cancelled.
     public func run() async {
         await client.run()
@@ -58,9 +67,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         do {
             let connection = try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 0, logger: logger)
             // With fsync off, PostgreSQL's commits survive no power cut, whatever this server does.
-            var fsync = "on"
-            for try await (value) in try await connection.query("SHOW fsync", logger: logger).decode(String.self) { fsync = value }
-            if fsync != "on" {
+            // (A server that will not say, a pooler in front, is not refused for it.)
+            if let fsync = try? await Self.setting("fsync", on: connection, logger: logger), fsync != "on" {
                 logger.warning("PostgreSQL at \(location) runs with fsync=\(fsync): a push answered 200 may be lost on a power cut; turn fsync on in postgresql.conf")
             }
             try await connection.close()
