@@ -10,8 +10,6 @@ import Testing
 /// was written before the WAL's `fdatasync`.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct CLIDurabilityTests {
-    static func databaseFiles(_ path: String) -> (String) -> Bool { SyscallTrace.databaseFiles(path) }
-
     /// Runs `archive ARGUMENTS` under strace and expects its acknowledgement (`text`, ASCII)
     /// written once nothing of what `keeps` names is left unsynced.
     func expectDurable(
@@ -31,7 +29,7 @@ struct CLIDurabilityTests {
     @Test func heartsRemovalsAndFlagsAreOnDiskBeforeTheyAreAcknowledged() throws {
         let cli = try CLI()
         let database = cli.database
-        let keeps = Self.databaseFiles(database)
+        let keeps = SyscallTrace.databaseFiles(database)
         // A new database: its file's name too (the directory synced).
         try expectDurable(cli, ["add", "21", "--database", database], acknowledgement: "stored", keeps: keeps)
         try expectDurable(cli, ["add", "33", "--database", database], acknowledgement: "stored", keeps: keeps)
@@ -56,15 +54,15 @@ struct CLIDurabilityTests {
         let importedName = FilePathName(imported)
         try expectDurable(
             cli, ["import", export, "--database", imported], acknowledgement: "imported",
-            keeps: { Self.databaseFiles(imported)($0) || importedName.isTemporary($0) })
+            keeps: { SyscallTrace.databaseFiles(imported)($0) || importedName.isTemporary($0) })
         // An import into an existing database.
-        try expectDurable(cli, ["import", export, "--database", cli.database], acknowledgement: "imported", keeps: Self.databaseFiles(cli.database))
+        try expectDurable(cli, ["import", export, "--database", cli.database], acknowledgement: "imported", keeps: SyscallTrace.databaseFiles(cli.database))
         // A sync between two files: both sides.
         let peer = cli.directory.path("peer.sqlite3")
         try cli.run(["add", "40"], useDatabase: false, environment: ["ARCHIVE_DATABASE": peer])
         try expectDurable(
             cli, ["sync", peer, "--database", cli.database], acknowledgement: "synced",
-            keeps: { Self.databaseFiles(cli.database)($0) || Self.databaseFiles(peer)($0) })
+            keeps: { SyscallTrace.databaseFiles(cli.database)($0) || SyscallTrace.databaseFiles(peer)($0) })
     }
 
     /// The reader itself: a write followed by no sync, or a new name whose directory was not
@@ -83,7 +81,7 @@ struct CLIDurabilityTests {
             100 write(2</dev/pts/0>, "fourth stored\\n", 14) = 14
             """
         let trace = SyscallTrace(text: text)
-        let keeps = Self.databaseFiles("/d/f.sqlite3")
+        let keeps = SyscallTrace.databaseFiles("/d/f.sqlite3")
         #expect(trace.unsynced(before: try #require(trace.firstWrite(containing: "21 stored", notTo: keeps)), keeps: keeps).count == 2)
         // Still unsynced while the sync has not returned.
         #expect(trace.unsynced(before: try #require(trace.firstWrite(containing: "again stored", notTo: keeps)), keeps: keeps).count == 2)

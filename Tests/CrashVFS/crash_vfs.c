@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,7 +103,8 @@ static void synced(const char *path) {
     state.count = kept;
 }
 
-/* Reads `length` bytes at `offset` of the file at `path` into a new buffer (NULL on failure). */
+/* Reads `length` bytes at `offset` of the file at `path` into a new buffer (NULL on failure):
+   for a file about to be removed, which SQLite holds no lock on (a journal, a WAL). */
 static unsigned char *read_range(const char *path, sqlite3_int64 offset, sqlite3_int64 length) {
     unsigned char *buffer = malloc(length > 0 ? (size_t)length : 1);
     if (buffer == NULL) return NULL;
@@ -116,6 +118,17 @@ static unsigned char *read_range(const char *path, sqlite3_int64 offset, sqlite3
     }
     close(fd);
     if (done < length) memset(buffer + done, 0, (size_t)(length - done));
+    return buffer;
+}
+
+/* Reads `length` bytes at `offset` of an open file through its own handle into a new buffer
+   (NULL on failure). Not by opening its path again: closing a second descriptor of a file
+   drops every POSIX lock this process holds on it, SQLite's included. */
+static unsigned char *read_open(sqlite3_file *real, sqlite3_int64 offset, sqlite3_int64 length) {
+    unsigned char *buffer = malloc(length > 0 ? (size_t)length : 1);
+    if (buffer == NULL) return NULL;
+    int rc = real->pMethods->xRead(real, buffer, (int)length, offset);
+    if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) { free(buffer); return NULL; }
     return buffer;
 }
 
@@ -141,46 +154,42 @@ static int crash_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int6
     return self->real->pMethods->xRead(self->real, buffer, amount, offset);
 }
 
-static int crash_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
-    crash_file *self = (crash_file *)file;
-    int failure = injected(SQLITE_IOERR_WRITE, 1);
-    if (failure != SQLITE_OK) return failure;
+/* Counts the event of a change about to be made to `self` and records it with the bytes it
+   replaces, [from, to) clipped to the file's size. SQLITE_OK, or the error to return
+   instead of making the change (the power is gone, or the record could not be made). */
+static int before_change(crash_file *self, enum op_kind kind, sqlite3_int64 offset, sqlite3_int64 amount,
+                         sqlite3_int64 from, sqlite3_int64 to, int error) {
     pthread_mutex_lock(&state.lock);
-    if (power_gone()) { pthread_mutex_unlock(&state.lock); return SQLITE_IOERR_WRITE; }
-    if (self->path != NULL) {
+    int rc = SQLITE_OK;
+    if (power_gone()) {
+        rc = error;
+    } else if (self->path != NULL) {
         sqlite3_int64 size = 0;
         self->real->pMethods->xFileSize(self->real, &size);
-        sqlite3_int64 overlap = offset < size ? (offset + amount < size ? amount : size - offset) : 0;
-        unsigned char *before = overlap > 0 ? read_range(self->path, offset, overlap) : NULL;
-        if ((overlap > 0 && before == NULL) || record(OP_WRITE, self->path, offset, amount, before, overlap, size) != SQLITE_OK) {
+        sqlite3_int64 length = (to < size ? to : size) - from;
+        if (length < 0) length = 0;
+        unsigned char *before = length > 0 ? read_open(self->real, from, length) : NULL;
+        if ((length > 0 && before == NULL) || record(kind, self->path, offset, amount, before, length, size) != SQLITE_OK) {
             free(before);
-            pthread_mutex_unlock(&state.lock);
-            return SQLITE_IOERR_WRITE;
+            rc = error;
         }
     }
     pthread_mutex_unlock(&state.lock);
-    return self->real->pMethods->xWrite(self->real, buffer, amount, offset);
+    return rc;
+}
+
+static int crash_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
+    crash_file *self = (crash_file *)file;
+    int rc = injected(SQLITE_IOERR_WRITE, 1);
+    if (rc == SQLITE_OK) rc = before_change(self, OP_WRITE, offset, amount, offset, offset + amount, SQLITE_IOERR_WRITE);
+    return rc != SQLITE_OK ? rc : self->real->pMethods->xWrite(self->real, buffer, amount, offset);
 }
 
 static int crash_truncate(sqlite3_file *file, sqlite3_int64 size) {
     crash_file *self = (crash_file *)file;
-    int failure = injected(SQLITE_IOERR_TRUNCATE, 1);
-    if (failure != SQLITE_OK) return failure;
-    pthread_mutex_lock(&state.lock);
-    if (power_gone()) { pthread_mutex_unlock(&state.lock); return SQLITE_IOERR_TRUNCATE; }
-    if (self->path != NULL) {
-        sqlite3_int64 current = 0;
-        self->real->pMethods->xFileSize(self->real, &current);
-        sqlite3_int64 cut = current > size ? current - size : 0;
-        unsigned char *tail = cut > 0 ? read_range(self->path, size, cut) : NULL;
-        if ((cut > 0 && tail == NULL) || record(OP_TRUNCATE, self->path, size, 0, tail, cut, current) != SQLITE_OK) {
-            free(tail);
-            pthread_mutex_unlock(&state.lock);
-            return SQLITE_IOERR_TRUNCATE;
-        }
-    }
-    pthread_mutex_unlock(&state.lock);
-    return self->real->pMethods->xTruncate(self->real, size);
+    int rc = injected(SQLITE_IOERR_TRUNCATE, 1);
+    if (rc == SQLITE_OK) rc = before_change(self, OP_TRUNCATE, size, 0, size, INT64_MAX, SQLITE_IOERR_TRUNCATE);
+    return rc != SQLITE_OK ? rc : self->real->pMethods->xTruncate(self->real, size);
 }
 
 static int crash_sync(sqlite3_file *file, int flags) {

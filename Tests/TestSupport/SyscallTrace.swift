@@ -101,7 +101,10 @@ public struct SyscallTrace: Sendable {
         return (String(text[..<end.lowerBound]), String(text[end.upperBound...]))
     }
 
-    private static let writes: Set<String> = ["write", "writev", "pwrite64", "pwritev", "pwritev2", "sendto", "sendmsg", "ftruncate", "fallocate"]
+    /// The calls that change a file's content or size.
+    private static let fileWrites: Set<String> = ["write", "writev", "pwrite64", "pwritev", "pwritev2", "ftruncate", "fallocate"]
+    /// Those, and the calls that send on a socket: where an acknowledgement can be written.
+    private static let writes = fileWrites.union(["sendto", "sendmsg"])
 
     /// The index of the first write whose data holds `text` (as strace escapes it: non-ASCII
     /// bytes in octal, so pass ASCII) to a descriptor that is not one of the kept files (whose
@@ -109,7 +112,7 @@ public struct SyscallTrace: Sendable {
     public func firstWrite(containing text: String, notTo keeps: (String) -> Bool) -> Int? {
         calls.firstIndex { call in
             guard Self.writes.contains(call.name), call.arguments.contains(text) else { return false }
-            return Self.firstDescriptorPath(call.arguments).map { !keeps($0) } ?? true
+            return Self.firstPath(in: call.arguments).map { !keeps($0) } ?? true
         }
     }
 
@@ -138,15 +141,15 @@ public struct SyscallTrace: Sendable {
         for call in calls[..<index] {
             let failed = call.result.hasPrefix("-1")
             switch call.name {
-            case "write", "writev", "pwrite64", "pwritev", "pwritev2", "ftruncate", "fallocate":
-                if let path = Self.firstDescriptorPath(call.arguments), keeps(path) { dirtyFiles[path] = call.line }
+            case _ where Self.fileWrites.contains(call.name):
+                if let path = Self.firstPath(in: call.arguments), keeps(path) { dirtyFiles[path] = call.line }
             case "fsync", "fdatasync":
-                guard !failed, let path = Self.firstDescriptorPath(call.arguments) else { continue }
+                guard !failed, let path = Self.firstPath(in: call.arguments) else { continue }
                 dirtyFiles[path] = nil
                 dirtyDirectories[path] = nil
             case "open", "openat", "creat":
                 guard !failed, call.name == "creat" || call.arguments.contains("O_CREAT"),
-                      let path = Self.descriptorPath(call.result), keeps(path) else { continue }
+                      let path = Self.firstPath(in: call.result), keeps(path) else { continue }
                 dirtyDirectories[Self.directory(of: path)] = call.line
             case "unlink", "unlinkat", "rename", "renameat", "renameat2", "link", "linkat":
                 guard !failed else { continue }
@@ -166,14 +169,10 @@ public struct SyscallTrace: Sendable {
             + dirtyDirectories.map { "\($0.key) (directory) changed, not synced: \($0.value.prefix(240))" }.sorted()
     }
 
-    /// The path strace printed after the first descriptor of `arguments` (`5</tmp/x-wal>`).
-    static func firstDescriptorPath(_ arguments: String) -> String? {
-        descriptorPaths(arguments).first
-    }
-
-    /// The path of a descriptor strace printed as a result (`4</tmp/x>`).
-    static func descriptorPath(_ result: String) -> String? {
-        descriptorPaths(result).first
+    /// The path strace printed after the first descriptor of `text`: an argument
+    /// (`5</tmp/x-wal>`) or a result (`4</tmp/x>`).
+    static func firstPath(in text: String) -> String? {
+        descriptorPaths(text).first
     }
 
     /// Every `N<path>` of `text`, in order.
