@@ -287,7 +287,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "SQLite", "TestSupport", "CrashVFS"],
+            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "ArchiveServer", "SQLite", "TestSupport", "CrashVFS"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -5,8 +5,9 @@ import Glibc
 
 /// Replaces a regular file whole or not at all: writes a temporary file beside
 /// it (same directory, so the rename cannot cross file systems), syncs it,
-/// renames it onto the target and syncs the directory. On any failure the
-/// temporary file is removed and the target is as it was.
+/// renames it onto the target and syncs the directory. On any failure before the
+/// rename the temporary file is removed and the target is as it was; a failed sync of
+/// the directory after it is said (``ExportError/directoryNotSynced(path:reason:)``).
 public struct AtomicFile: Sendable {
     /// The file to replace (or create).
     public let path: String
@@ -40,7 +41,7 @@ public struct AtomicFile: Sendable {
             }
             // In place now, whatever follows: a failed sync says the rename may not survive a power cut.
             if let reason = Self.syncDirectory(parts.directory) {
-                throw ExportError.cannotWrite(path: path, reason: "the file is in place, but its directory could not be synced (\(reason)): a power cut may undo the write")
+                throw ExportError.directoryNotSynced(path: path, reason: reason)
             }
             return result
         } catch {

@@ -6,6 +6,9 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidOutput(path: String, reason: String)
     /// Writing failed (disk full, permissions...); a file destination is left as it was.
     case cannotWrite(path: String, reason: String)
+    /// The file is in place at `path`, but its directory could not be synced: a power cut
+    /// may bring back what it replaced.
+    case directoryNotSynced(path: String, reason: String)
     /// Writing to a stream (standard output, a FIFO, a device) failed after part of the
     /// export went out: what the stream received is incomplete.
     case incompleteStream(path: String, reason: String)
@@ -29,6 +32,8 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot export to '\(path)': \(reason); nothing was written"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason); no file was written"
+        case .directoryNotSynced(let path, let reason):
+            return "wrote \(path), but its directory could not be synced (\(reason)): a power cut may undo the export; run it again once the disk is healthy"
         case .incompleteStream(let path, let reason):
             return "cannot write \(path): \(reason); what it received is incomplete (a stream cannot be replaced whole): export to a file with --output instead"
         }

@@ -10,6 +10,9 @@ public enum FavoritesImportError: Error, Sendable, Hashable, CustomStringConvert
     case cannotCreate(path: String, reason: String)
     /// Another process created a database at `path` while the import built a new one there.
     case databaseAppeared(path: String)
+    /// The new database is in place at `path`, but its directory could not be synced: a
+    /// power cut may take its name away again.
+    case directoryNotSynced(path: String, reason: String)
 
     /// A message a person can act on.
     public var description: String {
@@ -25,6 +28,9 @@ public enum FavoritesImportError: Error, Sendable, Hashable, CustomStringConvert
         case .databaseAppeared(let path):
             return "another process created the database \(path) during the import, which built a new one there; "
                 + "nothing was imported and that database is unchanged: run the import again to import into it"
+        case .directoryNotSynced(let path, let reason):
+            return "imported into the new database \(path), but its directory could not be synced (\(reason)): "
+                + "a power cut may undo the import; run it again once the disk is healthy (it stores the same favorites)"
         }
     }
 }

@@ -1,5 +1,5 @@
 public import ArchiveStorage
-import SQLite
+package import SQLite
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -33,6 +33,8 @@ public struct NewDatabaseFile: Sendable {
     public let path: String
     /// `link(2)`; a test stands in a file system without hard links.
     let linkFile: @Sendable (_ existing: String, _ new: String) -> Int32
+    /// How the temporary file is opened (its journal mode aside); a test's crash VFS.
+    package var configuration = Configuration()
 
     /// A builder of a new database at `path`.
     public init(creating path: String) {
@@ -96,7 +98,7 @@ public struct NewDatabaseFile: Sendable {
             }
             unlink(temporary)
             if let reason = AtomicFile.syncDirectory(parts.directory) {
-                throw FavoritesImportError.cannotCreate(path: path, reason: "the database is in place, but its directory could not be synced (\(reason)): a power cut may undo the import")
+                throw FavoritesImportError.directoryNotSynced(path: path, reason: reason)
             }
             return result
         } catch let error as SQLiteError {
@@ -112,7 +114,7 @@ public struct NewDatabaseFile: Sendable {
     /// Opens `temporary` with the rollback journal, runs `body`, switches the file to
     /// WAL, and closes it (the connection ends with this call's scope).
     private func buildAndClose<Result>(_ temporary: String, _ body: (ArchiveDatabase) throws -> Result) throws -> Result {
-        var configuration = Configuration()
+        var configuration = self.configuration
         configuration.walMode = false
         let database = try ArchiveDatabase(path: temporary, configuration: configuration)
         let result = try body(database)

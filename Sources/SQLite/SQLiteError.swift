@@ -39,7 +39,19 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
             let folded = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             text += " [SQL: \(folded.count > 160 ? String(folded.prefix(160)) + "…" : folded)]"
         }
+        if let advice { text += "; " + advice }
         return text
+    }
+
+    /// What a person can do about a failure of the disk under the database, or `nil`.
+    var advice: String? {
+        switch resultCode {
+        case .ioError: "the disk failed under it: check the disk (dmesg), then try again"
+        case .full: "the disk is full: free space, then try again"
+        case .readOnly: "the file or its directory cannot be written (permissions, or a read-only or failing disk)"
+        case .cannotOpen: "check that the file and its directory exist and can be written, and that the disk is healthy"
+        default: nil
+        }
     }
 
     /// The error SQLite recorded on a connection after `code` was returned.

@@ -30,7 +30,7 @@ enum PowerCut {
         var steps: Int
         /// Runs the first `count` steps on the directory's files, opened with `configuration`,
         /// calling `acknowledged()` after each one returns.
-        var run: (_ directory: TemporaryDirectory, _ configuration: Configuration, _ count: Int, _ acknowledged: () -> Void) throws -> Void
+        var run: (_ directory: TemporaryDirectory, _ configuration: Configuration, _ count: Int, _ acknowledged: () -> Void) async throws -> Void
         /// Opens the files through the default VFS, checks them (throwing what is wrong) and
         /// reads their state.
         var read: (TemporaryDirectory) throws -> State
@@ -49,31 +49,49 @@ enum PowerCut {
         return configuration
     }
 
-    /// Whether every point and mode is tried (`POWER_LOSS_EXHAUSTIVE=1`), or a sample: every
-    /// point with every change lost, every `sampleStride`th with the other two modes.
+    /// Whether every point and mode is tried (`POWER_LOSS_EXHAUSTIVE=1`), or a sample.
     static var exhaustive: Bool { ProcessInfo.processInfo.environment["POWER_LOSS_EXHAUSTIVE"] == "1" }
-    static let sampleStride = 3
+
+    /// Which points of a workload are cut, and how.
+    enum Sample {
+        /// Every point with every change lost, every third with the other two modes too (all
+        /// three at every point when exhaustive).
+        case every
+        /// `count` points spread evenly over the workload (the last included), the modes in
+        /// turn (a workload too long to cut everywhere); when exhaustive, four times as many
+        /// points, in every mode.
+        case spread(Int)
+
+        func cuts(of points: Int) -> [(point: Int, modes: [Mode])] {
+            let all = Array(1...max(1, points))
+            switch self {
+            case .every:
+                return all.map { point in (point, PowerCut.exhaustive || point % 3 == 0 ? Mode.allCases : [.dropAll]) }
+            case .spread(let asked):
+                let count = max(1, min(PowerCut.exhaustive ? asked * 4 : asked, all.count))
+                return (1...count).map { index in
+                    (all[(all.count * index) / count - 1], PowerCut.exhaustive ? Mode.allCases : [Mode.allCases[index % Mode.allCases.count]])
+                }
+            }
+        }
+    }
 
     /// Cuts the power at every point of `workload`; returns the points and the cuts tried.
     @discardableResult
     static func everyPoint<State>(
-        _ workload: Workload<State>, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (points: Int, cuts: Int) {
-        let (template, configuration, states) = try reference(workload)
-        let whole = try copy(template)
-        crash_vfs_arm(0)
-        try workload.run(whole, configuration, workload.steps) {}
-        let points = crash_vfs_events()
+        _ workload: Workload<State>, sample: Sample? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (points: Int, cuts: Int) {
+        let (template, configuration, states, points, _) = try await reference(workload)
         #expect(points > 0, "the workload wrote nothing through the crash VFS", sourceLocation: sourceLocation)
 
         var cuts = 0
-        for point in 1...max(1, points) {
-            for mode in Mode.allCases where mode == .dropAll || exhaustive || point % sampleStride == 0 {
+        for (point, modes) in (sample ?? .every).cuts(of: Int(points)) {
+            for mode in modes {
                 let directory = try copy(template)
                 crash_vfs_arm(point)
                 var acknowledged = 0
                 do {
-                    try workload.run(directory, configuration, workload.steps) { acknowledged += 1 }
+                    try await workload.run(directory, configuration, workload.steps) { acknowledged += 1 }
                 } catch {
                     // The power went: the step in flight failed, later ones never ran.
                 }
@@ -108,12 +126,8 @@ enum PowerCut {
     @discardableResult
     static func everyIOError<State>(
         _ workload: Workload<State>, stride sampled: Int = 2, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (calls: Int, failures: Int, errors: Set<String>) {
-        let (template, configuration, states) = try reference(workload)
-        let whole = try copy(template)
-        crash_vfs_fail_at(0, 0)
-        try workload.run(whole, configuration, workload.steps) {}
-        let calls = crash_vfs_calls()
+    ) async throws -> (calls: Int, failures: Int, errors: Set<String>) {
+        let (template, configuration, states, _, calls) = try await reference(workload)
         #expect(calls > 0, "the workload made no I/O call through the crash VFS", sourceLocation: sourceLocation)
 
         var failures = 0
@@ -125,7 +139,7 @@ enum PowerCut {
                 var acknowledged = 0
                 var thrown: (any Error)?
                 do {
-                    try workload.run(directory, configuration, workload.steps) { acknowledged += 1 }
+                    try await workload.run(directory, configuration, workload.steps) { acknowledged += 1 }
                 } catch {
                     thrown = error
                 }
@@ -156,20 +170,25 @@ enum PowerCut {
         return (Int(calls), failures, errors)
     }
 
-    /// The workload's prepared files, the crash VFS's configuration, and the states after 0,
-    /// 1, ... steps (run through the VFS with nothing injected, and closed).
-    static func reference<State>(_ workload: Workload<State>) throws -> (TemporaryDirectory, Configuration, [State]) {
+    /// The workload's prepared files, the crash VFS's configuration, the states after 0,
+    /// 1, ... steps (run through the VFS with nothing injected, and closed), and the events
+    /// (writes, truncations, deletions, syncs) and the I/O calls of the whole workload.
+    static func reference<State>(
+        _ workload: Workload<State>
+    ) async throws -> (template: TemporaryDirectory, configuration: Configuration, states: [State], events: Int, calls: Int) {
         let template = try TemporaryDirectory()
         try workload.prepare(template)
         let configuration = try configuration()
         var states: [State] = []
+        var (events, calls) = (0, 0)
         for count in 0...workload.steps {
             let directory = try copy(template)
-            crash_vfs_arm(0)
-            try workload.run(directory, configuration, count) {}
+            crash_vfs_arm(0)  // counts both, fails nothing
+            try await workload.run(directory, configuration, count) {}
+            (events, calls) = (crash_vfs_events(), crash_vfs_calls())
             states.append(try workload.read(directory))
         }
-        return (template, configuration, states)
+        return (template, configuration, states, events, calls)
     }
 
     /// A new temporary directory holding copies of `template`'s files.

@@ -1,15 +1,19 @@
 import CrashVFS
 import ArchiveStorage
+import ArchiveTransfer
 import Foundation
 import SQLite
 import TestSupport
 import Testing
 
 /// The power cut at every write of the engine's workloads (``PowerCut``): hearts and
-/// removals, a 200-favorite bulk store, settings, a sync between two files, and the schema
-/// upgrade from the first release; and an I/O error at every call of the first.
-/// RELIABILITY.md, cases 84-89, gives the counts. `POWER_LOSS_EXHAUSTIVE=1` tries every
-/// point in every mode (about three times the sample); `POWER_LOSS_REPORT=1` prints the counts.
+/// removals, a 200-favorite bulk store, settings, a sync between two files, the schema
+/// upgrade from the first release, `archive import` into an existing and into a new
+/// database, a 100,000-favorite import (sampled), and the server's pushes and pulls on its
+/// SQLite backend (`PowerLossTests+Server.swift`); an I/O error at every call of the first
+/// and the last; and the harness against two broken mutations. RELIABILITY.md, cases
+/// 84-93, gives the counts. `POWER_LOSS_EXHAUSTIVE=1` tries every point in every mode
+/// (about three times the sample); `POWER_LOSS_REPORT=1` prints the counts.
 @Suite(.serialized, .blockingWork, .timeLimit(.minutes(5)))
 struct PowerLossTests {
     /// What a file holds that a power cut could lose: each favorite's dish name, the
@@ -74,14 +78,14 @@ struct PowerLossTests {
             read: { try Self.read($0.path("f.sqlite3")) })
     }
 
-    @Test func heartsSettingsAndABulkStoreSurviveAPowerCutAtEveryWrite() throws {
-        let tried = try PowerCut.everyPoint(Self.hearts)
+    @Test func heartsSettingsAndABulkStoreSurviveAPowerCutAtEveryWrite() async throws {
+        let tried = try await PowerCut.everyPoint(Self.hearts)
         #expect(tried.points >= 10)
     }
 
     /// The same workload with an I/O error (or a full disk) at each of its I/O calls in turn.
-    @Test func heartsSettingsAndABulkStoreSurviveAnIOErrorAtEveryCall() throws {
-        let tried = try PowerCut.everyIOError(Self.hearts)
+    @Test func heartsSettingsAndABulkStoreSurviveAnIOErrorAtEveryCall() async throws {
+        let tried = try await PowerCut.everyIOError(Self.hearts)
         #expect(tried.calls >= 50)
         // SQLite's words for both, with the file named.
         #expect(tried.errors.contains { $0.contains("disk I/O error") }, "\(tried.errors)")
@@ -90,7 +94,7 @@ struct PowerLossTests {
 
     /// The same hearts as separate `archive` commands: each opens the file, commits, and
     /// closes it (a checkpoint into the database, the WAL removed).
-    @Test func oneCommandAtATimeSurvivesAPowerCutAtEveryWrite() throws {
+    @Test func oneCommandAtATimeSurvivesAPowerCutAtEveryWrite() async throws {
         let steps: [(ArchiveDatabase) throws -> Void] = [
             { try $0.favorites.create(Self.object(21)) },
             { _ = try $0.favorites.delete(id: 3) },
@@ -107,19 +111,22 @@ struct PowerLossTests {
                 }
             },
             read: { try Self.read($0.path("f.sqlite3")) })
-        try PowerCut.everyPoint(workload)
+        try await PowerCut.everyPoint(workload)
     }
 
-    /// A sync between two files: each side's apply is all or nothing (a cut between the two
-    /// sides' commits may leave one done, the other not), and whatever the cut left, syncing
-    /// again converges both to the same favorites (no cursor got ahead of what it counts).
-    @Test func aSyncBetweenTwoFilesSurvivesAPowerCutAtEveryWrite() throws {
-        struct Pair: Equatable, Sendable, CustomStringConvertible {
-            var here: Snapshot
-            var there: Snapshot
-            var description: String { "here \(here), there \(there)" }
-        }
-        let workload = PowerCut.Workload<Pair>(
+    /// Two files' snapshots.
+    struct Pair: Equatable, Sendable, CustomStringConvertible {
+        var here: Snapshot
+        var there: Snapshot
+        var description: String { "here \(here), there \(there)" }
+    }
+
+    /// A sync between two files by `sync` (one step): each side's apply is all or nothing (a
+    /// cut between the two sides' commits may leave one done, the other not), and whatever
+    /// the cut left, syncing again converges both to the same favorites (no cursor got ahead
+    /// of what it counts).
+    static func sync(_ sync: @escaping (_ here: ArchiveDatabase, _ there: ArchiveDatabase) throws -> Void) -> PowerCut.Workload<Pair> {
+        PowerCut.Workload<Pair>(
             prepare: { directory in
                 try Self.prepareTen(directory.path("here.sqlite3"))
                 let there = try ArchiveDatabase(path: directory.path("there.sqlite3"))
@@ -133,7 +140,7 @@ struct PowerLossTests {
                 peer.trustsSchema = false
                 let here = try ArchiveDatabase(path: directory.path("here.sqlite3"), configuration: configuration)
                 let there = try ArchiveDatabase(path: directory.path("there.sqlite3"), configuration: peer)
-                try SyncSession.run(here, with: there)
+                try sync(here, there)
                 acknowledged()
             },
             read: { directory in
@@ -153,12 +160,30 @@ struct PowerLossTests {
                 if acknowledged == 1 { return state == after }
                 return (state.here == before.here || state.here == after.here) && (state.there == before.there || state.there == after.there)
             })
-        try PowerCut.everyPoint(workload)
+    }
+
+    @Test func aSyncBetweenTwoFilesSurvivesAPowerCutAtEveryWrite() async throws {
+        try await PowerCut.everyPoint(Self.sync { try SyncSession.run($0, with: $1) })
+    }
+
+    /// The harness catches a sync that records how far it read the other file's feed in a
+    /// transaction of its own, before the changes it read: a cut between the two leaves the
+    /// cursor past changes never applied, which no later sync sends again.
+    @Test func theHarnessCatchesACursorWrittenInItsOwnTransaction() async throws {
+        let split = Self.sync { here, there in
+            let feed = try there.favorites.deviceID()
+            let page = try there.favorites.changes(since: try here.favorites.receivedCursor(from: feed))
+            _ = try here.favorites.apply([], from: feed, through: page.lastSeq)  // the cursor, alone
+            _ = try here.favorites.apply(page.changes.map(\.change))  // then the changes
+        }
+        await withKnownIssue("a cut between the cursor's commit and the changes' loses them for good") {
+            try await PowerCut.everyPoint(split)
+        }
     }
 
     /// The schema upgrade from the first release (schema v2, with its favorites and flag):
     /// cut anywhere, the file opens, finishes its upgrade and holds every row.
-    @Test func theUpgradeFromTheFirstReleaseSurvivesAPowerCutAtEveryWrite() throws {
+    @Test func theUpgradeFromTheFirstReleaseSurvivesAPowerCutAtEveryWrite() async throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../ArchiveStorageTests/Fixtures/schema-v2.sqlite3").standardized.path
         let workload = PowerCut.Workload<Snapshot>(
@@ -175,8 +200,79 @@ struct PowerLossTests {
                 guard status.pending.isEmpty else { throw PowerCutError("migrations pending after the open: \(status.pending)") }
                 return snapshot
             })
-        let tried = try PowerCut.everyPoint(workload)
+        let tried = try await PowerCut.everyPoint(workload)
         #expect(tried.points >= 5)
+    }
+
+    /// A JSON file of the favorites `ids`, in the export format, at `path`.
+    static func exportFile(_ path: String, ids: Range<Int>) throws {
+        var text = "["
+        for id in ids {
+            if id != ids.lowerBound { text += ",\n" }
+            text += #"{"id": \#(id), "photoUrl": "https://p/\#(id).jpg", "category": "洋食", "dishName": "輸入 \#(id)", "shopName": "店", "introduction": "紹介", "storedAt": "2026-01-01T00:00:00.000Z"}"#
+        }
+        text += "]"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// An import's files: the existing database, and the new one (nil while it is missing).
+    struct Imported: Equatable, Sendable, CustomStringConvertible {
+        var existing: Snapshot
+        var new: Snapshot?
+        var description: String { "existing \(existing), new \(new.map { "\($0)" } ?? "missing")" }
+    }
+
+    /// `archive import` of 200 favorites into an existing database, then into a new one
+    /// (built beside its path with a rollback journal, and linked into place only once
+    /// whole: ``NewDatabaseFile``): each all or nothing, the new file missing or whole.
+    @Test func aTwoHundredFavoriteImportIsAllOrNothingAtEveryWrite() async throws {
+        let source = try TemporaryDirectory()
+        let json = source.path("import.json")
+        try Self.exportFile(json, ids: 5..<205)
+        let workload = PowerCut.Workload<Imported>(
+            prepare: { try Self.prepareTen($0.path("f.sqlite3")) },
+            steps: 2,
+            run: { directory, configuration, count, acknowledged in
+                if count >= 1 {
+                    let database = try ArchiveDatabase(path: directory.path("f.sqlite3"), configuration: configuration)
+                    _ = try FavoritesImporter(path: json).run(into: database.favorites)
+                    acknowledged()
+                }
+                if count >= 2 {
+                    var builder = NewDatabaseFile(creating: directory.path("new.sqlite3"))
+                    builder.configuration = configuration
+                    _ = try builder.build { try FavoritesImporter(path: json).run(into: $0.favorites) }
+                    acknowledged()
+                }
+            },
+            read: { directory in
+                let new = directory.path("new.sqlite3")
+                return Imported(
+                    existing: try Self.read(directory.path("f.sqlite3")),
+                    new: FileManager.default.fileExists(atPath: new) ? try Self.read(new) : nil)
+            })
+        let tried = try await PowerCut.everyPoint(workload)
+        #expect(tried.points >= 10)
+    }
+
+    /// An import of 100,000 favorites into an existing database, cut at points spread over
+    /// it (every point would take hours): all or nothing.
+    @Test func aHundredThousandFavoriteImportIsAllOrNothingAtSampledWrites() async throws {
+        let source = try TemporaryDirectory()
+        let json = source.path("import.json")
+        try Self.exportFile(json, ids: 1..<100_001)
+        let workload = PowerCut.Workload<Snapshot>(
+            prepare: { try Self.prepareTen($0.path("f.sqlite3")) },
+            steps: 1,
+            run: { directory, configuration, count, acknowledged in
+                guard count > 0 else { return }
+                let database = try ArchiveDatabase(path: directory.path("f.sqlite3"), configuration: configuration)
+                _ = try FavoritesImporter(path: json).run(into: database.favorites)
+                acknowledged()
+            },
+            read: { try Self.read($0.path("f.sqlite3")) })
+        let tried = try await PowerCut.everyPoint(workload, sample: .spread(4))
+        #expect(tried.points >= 100)
     }
 
     /// The harness can fail: with commits that return before their WAL is synced

@@ -111,15 +111,19 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     /// Runs `work` on the blocking-work pool; a full disk is said as
     /// ``ServerStorageError/storageFull(_:)``, a database locked by another process past
-    /// SQLite's busy timeout as ``ServerStorageError/unavailable(_:)`` (the transaction
-    /// rolled back in both cases: nothing was written).
+    /// SQLite's busy timeout, or an I/O error of the disk, as
+    /// ``ServerStorageError/unavailable(_:)`` (the transaction rolled back in every case:
+    /// nothing was acknowledged; one whose commit met the I/O error may still be on disk,
+    /// and the client's retry of it is merged as changes already held).
     private func run<Result: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         do {
             return try await NIOThreadPool.singleton.runIfActive(work)
-        } catch let error as SQLiteError where error.resultCode == .full {
+        } catch let error as SQLiteError where ResultCode.full ~= error.resultCode {
             throw ServerStorageError.storageFull("\(database.path) while \(what) (\(error.message))")
-        } catch let error as SQLiteError where error.resultCode == .busy || error.resultCode == .locked {
+        } catch let error as SQLiteError where ResultCode.busy ~= error.resultCode || ResultCode.locked ~= error.resultCode {
             throw ServerStorageError.unavailable("\(database.path) is locked by another process while \(what) (\(error.message))")
+        } catch let error as SQLiteError where ResultCode.ioError ~= error.resultCode {
+            throw ServerStorageError.unavailable("\(database.path) met an I/O error while \(what) (\(error.message))")
         }
     }
 

@@ -15,8 +15,13 @@ public struct ServerDatabase: Sendable {
     /// Opens (or creates) the service's database at `path` (`:memory:` for a private one).
     /// A favorites database of `archive` is refused: it is not the service's.
     public init(path: String) throws {
+        try self.init(path: path, configuration: Configuration())
+    }
+
+    /// Opens it with `configuration` (a test's crash VFS).
+    package init(path: String, configuration: Configuration) throws {
         if path != Database.inMemoryPath { try ArchiveDatabase.checkDatabasePath(path) }
-        queue = try DatabaseQueue(path: path, migrator: ServerMigrations.migrator())
+        queue = try DatabaseQueue(path: path, configuration: configuration, migrator: ServerMigrations.migrator())
     }
 
     /// The file's path (or `:memory:`).
