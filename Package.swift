@@ -58,8 +58,12 @@ let package = Package(
         // `archive-server --postgres`: PostgresClient (a connection pool on the same SwiftNIO),
         // only in the service's executable.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // Its TLS configuration type (`sslmode=prefer|require`); in the graph through postgres-nio.
+        // HTTPS for archive-server and archive sync, and postgres-nio's TLS configuration type
+        // (`sslmode=prefer|require`); in the graph through postgres-nio and AsyncHTTPClient.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Tests only: the certificate authorities and certificates of the TLS tests, made at run time.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -126,6 +130,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // HTTPS to the sync service: a CA file's roots, and why a certificate was refused.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -184,6 +192,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // HTTPS (--tls-certificate), its pair read again on SIGHUP.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCertificateReloading", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -326,7 +338,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveServerTests",
-            dependencies: ["ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport"],
+            dependencies: [
+                "ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

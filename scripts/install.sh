@@ -8,6 +8,9 @@
 #                                           them; with --binary, run the checks on that binary
 #   scripts/install.sh --print-flags DIR    print the build flags one per line, for a build
 #                                           whose --scratch-path is DIR (Benchmarks/process.sh)
+#   PREFIX=/usr/local scripts/install.sh --service
+#                                           also install deploy/archive-server.service (its
+#                                           ExecStart the installed binary) into /etc/systemd/system
 #
 # The flags and what each one saves are in docs/PERFORMANCE.md ("The install build"). Each
 # optional one is used only when this toolchain has what it needs; when it does not, the
@@ -16,15 +19,17 @@
 # installed: no libstdc++.so loaded (when libstdc++ is linked in) and no runpath.
 set -euo pipefail
 
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 
 dry_run=0
+service=0
 binary=""
 print_flags=0
 scratch=""
 while (($#)); do
   case $1 in
     --dry-run) dry_run=1 ;;
+    --service) service=1 ;;
     --binary)
       (($# >= 2)) || { echo "error: --binary needs a path" >&2; exit 64; }
       binary=$2; shift ;;
@@ -43,6 +48,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 prefix=${PREFIX:-"$HOME/.local"}
 bin_dir="$prefix/bin"
 scratch=${scratch:-"$root/.build-install"}
+unit_dir=${SYSTEMD_UNIT_DIR:-/etc/systemd/system}
+if ((service)); then
+  # The unit runs as a user of its own with home directories hidden (ProtectHome=yes).
+  case $bin_dir in
+    /home/*|/root/*) echo "error: the service cannot run a binary under $prefix (a home directory, hidden from it): use PREFIX=/usr/local" >&2; exit 64 ;;
+  esac
+fi
+unit_install=(sed "s|/usr/local/bin/archive-server|$bin_dir/archive-server|g" "$root/deploy/archive-server.service")
 
 note() { echo "install: $*" >&2; }
 command -v swift > /dev/null || { echo "error: no swift on PATH (https://www.swift.org/install/linux/)" >&2; exit 1; }
@@ -109,6 +122,7 @@ if ((dry_run)); then
   ((static_cxx)) && echo "mkdir -p '$scratch/static-libstdc++' && ln -sf '$libstdcxx' '$scratch/static-libstdc++/'"
   for product in "${products[@]}"; do printf '%q ' "${build[@]}" --product "$product"; echo; done
   echo "install -D -m 755 -t '$bin_dir'$(printf " '$scratch/release/%s'" "${products[@]}")"
+  ((service)) && echo "$(printf '%q ' "${unit_install[@]}")> '$unit_dir/archive-server.service'"
   [[ -n $binary ]] || exit 0
   check "$binary" && echo "checks passed: $binary"
   exit
@@ -123,6 +137,12 @@ built=$(cd "$root" && swift build "${flags[@]}" --scratch-path "$scratch" --show
 for product in "${products[@]}"; do check "$built/$product"; done
 install -D -m 755 -t "$bin_dir" "${products[@]/#/$built/}"
 echo "installed ${products[*]} in $bin_dir"
+if ((service)); then
+  mkdir -p "$unit_dir"
+  "${unit_install[@]}" > "$unit_dir/archive-server.service.partial"
+  mv "$unit_dir/archive-server.service.partial" "$unit_dir/archive-server.service"
+  echo "installed $unit_dir/archive-server.service: systemctl daemon-reload && systemctl enable --now archive-server"
+fi
 case ":$PATH:" in
   *":$bin_dir:"*) ;;
   *) note "$bin_dir is not on PATH: add it (e.g. export PATH=\"$bin_dir:\$PATH\")" ;;

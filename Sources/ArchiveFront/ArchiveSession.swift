@@ -41,6 +41,20 @@ public struct ArchiveSession: Sendable {
     public var syncToken: String?
     /// The most changes one sync with a service takes (`archive sync --max-changes`).
     public var syncMaximumChanges = SyncAPI.defaultMaximumChangesPerSync
+    /// The certificate authorities a service's certificate is checked against instead of the
+    /// system's: `archive sync --ca-file`, else ``syncCAFileVariable``.
+    public var syncCAFile: String? = ArchiveSession.environmentCAFile
+    /// Whether a token may go to a service over plain `http` on another machine
+    /// (`archive sync --allow-insecure-http`).
+    public var syncAllowsInsecureHTTP = false
+
+    /// The variable that may name the certificate authorities to trust.
+    public static let syncCAFileVariable = "ARCHIVE_SYNC_CA_FILE"
+
+    private static var environmentCAFile: String? {
+        guard let value = getenv(syncCAFileVariable), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
 
     /// Opens the database and, when `catalog` is `.needed`, the catalog.
     ///
@@ -118,10 +132,11 @@ public struct ArchiveSession: Sendable {
     public var environment: ArchiveEnvironment {
         let database = database, explicitToken = syncToken, databasePath = location.databasePath
         let timeout = location.syncTimeout, maximumChanges = syncMaximumChanges
+        let caFile = syncCAFile, allowsInsecureHTTP = syncAllowsInsecureHTTP
         return ArchiveEnvironment(database: database, api: api, syncServer: { url in
             let token = try SyncToken.resolve(explicit: explicitToken, databasePath: databasePath)
-            return try await ServerSyncSession.run(
-                database, through: HTTPSyncTransport(server: url, token: token, timeout: timeout), maximumChanges: maximumChanges)
+            let transport = try HTTPSyncTransport(server: url, token: token, timeout: timeout, caFile: caFile, allowsInsecureHTTP: allowsInsecureHTTP)
+            return try await ServerSyncSession.run(database, through: transport, maximumChanges: maximumChanges)
         })
     }
 

@@ -6,8 +6,10 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The sync API over HTTP (AsyncHTTPClient), for `archive sync --server URL`: the token in
 /// `Authorization: Bearer` only, redirects never followed (a redirect would carry the token
@@ -24,22 +26,61 @@ public struct HTTPSyncTransport: SyncTransport {
     /// How long one request may take in all, answer included (`--timeout`).
     public let timeout: Duration
 
-    private static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: HTTPClient.Configuration.Timeout(connect: .seconds(30)),
-            decompression: .disabled)
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    private let client: HTTPClient
+    /// The certificate authorities trusted instead of the system's (`--ca-file`), if any.
+    private let caFile: String?
+
+    /// The clients, one per set of trusted authorities (`nil`: the system's), made once per
+    /// process and kept for its life as AsyncHTTPClient's shared one is.
+    private static let clients = NIOLockedValueBox<[String?: HTTPClient]>([:])
+
+    private static func client(trusting caFile: String?) throws -> HTTPClient {
+        try clients.withLockedValue { clients in
+            if let client = clients[caFile] { return client }
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: HTTPClient.Configuration.Timeout(connect: .seconds(30)),
+                decompression: .disabled)
+            configuration.connectionPool.retryConnectionEstablishment = false
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.minimumTLSVersion = .tlsv12
+            if let caFile {
+                do {
+                    tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
+                } catch {
+                    throw SyncTransportError.unreadableCAFile(path: caFile, reason: Self.pemReason(error))
+                }
+            }
+            configuration.tlsConfiguration = tls
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[caFile] = client
+            return client
+        }
+    }
+
+    private static func pemReason(_ error: any Error) -> String {
+        switch error {
+        case NIOSSLError.noSuchFilesystemObject: "no such file"
+        case NIOSSLError.failedToLoadCertificate: "it holds no PEM certificate"
+        default: "\(error)"
+        }
+    }
 
     /// The service at `server` (`http` or `https`, a host, no query, no credentials in it),
-    /// reached with `token`.
-    public init(server: String, token: String, timeout: Duration = SyncAPI.defaultRequestTimeout) throws {
+    /// reached with `token`. Its certificate is checked against the system's authorities, or
+    /// those of `caFile` (PEM). A plain `http` URL of a host other than this machine is refused
+    /// (``SyncTransportError/insecure(server:)``) unless `allowsInsecureHTTP`.
+    public init(
+        server: String, token: String, timeout: Duration = SyncAPI.defaultRequestTimeout, caFile: String? = nil,
+        allowsInsecureHTTP: Bool = false
+    ) throws {
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
+              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
         else {
             throw SyncTransportError.refused(server: server, status: 0, message: "not a service URL: give http(s)://HOST[:PORT] with no user, query or fragment")
+        }
+        guard scheme == "https" || allowsInsecureHTTP || LoopbackAddress.isLoopback(host) else {
+            throw SyncTransportError.insecure(server: server)
         }
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw SyncTransportError.unauthorized(server: server)
@@ -47,6 +88,8 @@ public struct HTTPSyncTransport: SyncTransport {
         self.server = url
         self.token = token
         self.timeout = timeout
+        self.caFile = caFile
+        self.client = try Self.client(trusting: caFile)
     }
 
     public func pull(device: DeviceID, cursor: Int64, limit: Int) async throws -> SyncPullResponse {
@@ -68,9 +111,9 @@ public struct HTTPSyncTransport: SyncTransport {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         let shown = base, prepared = request
-        let timeout = self.timeout
+        let timeout = self.timeout, client = self.client, url = self.server, caFile = self.caFile
         let (status, bytes) = try await ClientDeadline.run(timeout, timeoutError: { SyncTransportError.timedOut(server: shown, seconds: timeout.seconds) }) {
-            try await Self.exchange(prepared, server: shown, timeout: timeout)
+            try await Self.exchange(prepared, on: client, server: shown, url: url, caFile: caFile, timeout: timeout)
         }
         try Task.checkCancellation()
         guard status == 200 else {
@@ -89,7 +132,9 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     /// Sends `request` and reads its whole answer (at most ``maximumAnswerBytes``).
-    private static func exchange(_ request: HTTPClientRequest, server: String, timeout: Duration) async throws -> (status: Int, bytes: [UInt8]) {
+    private static func exchange(
+        _ request: HTTPClientRequest, on client: HTTPClient, server: String, url: URL, caFile: String?, timeout: Duration
+    ) async throws -> (status: Int, bytes: [UInt8]) {
         var bytes: [UInt8] = []
         do {
             // The head's own deadline, a little after the whole request's (the caller's).
@@ -105,6 +150,9 @@ public struct HTTPSyncTransport: SyncTransport {
         } catch let error as SyncTransportError {
             throw error
         } catch {
+            if let reason = await CertificateRefusal.reason(for: error, url: url, caFile: caFile) {
+                throw SyncTransportError.untrusted(server: server, reason: reason)
+            }
             switch HTTPArchiveRepository.mapped(error, url: server, timeout: timeout) {
             case let cancelled as CancellationError: throw cancelled
             case ArchiveAPIError.timeout: throw SyncTransportError.timedOut(server: server, seconds: timeout.seconds)

@@ -1,5 +1,6 @@
 public import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 public import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -17,7 +18,9 @@ import UnixSignals
 /// - an answer saying `Connection: close` (a refused body) closes the connection once
 ///   written, so a refused body is never read;
 /// - SIGINT or SIGTERM stops accepting and gives answers in progress ``shutdownTimeout``
-///   to finish; a second signal, or the timeout, stops at once.
+///   to finish; a second signal, or the timeout, stops at once;
+/// - with ``tls``, every connection speaks TLS first (HTTPS), and SIGHUP reads the
+///   certificate and key again (``TLSCertificates/reload()``).
 public struct HTTPServiceRunner: Sendable {
     /// The largest request head accepted: 16 KiB.
     public static let maximumHeadBytes = 16 * 1024
@@ -36,6 +39,8 @@ public struct HTTPServiceRunner: Sendable {
     public var maximumConnections: Int
     /// Where the server logs (nothing below `critical` unless told otherwise).
     public var logger: Logger
+    /// The certificate and key for HTTPS, or `nil` for plain HTTP.
+    public var tls: TLSCertificates?
 
     /// A runner listening on `host`:`port`.
     public init(
@@ -61,9 +66,12 @@ public struct HTTPServiceRunner: Sendable {
     /// URL (`http://HOST:PORT`) once listening: the first signal closes the listener and calls
     /// `stopping`, then answers in progress get ``shutdownTimeout`` to finish; a second
     /// signal cancels them at once. `baseURL` reads the URL once it is known.
+    /// With ``tls``, each SIGHUP reloads the certificate and key and calls `reloaded` with
+    /// the new pair, or with why it was refused (the old pair still served).
     public func run<Responder: HTTPResponder>(
         _ makeResponder: (_ baseURL: @escaping @Sendable () -> String) -> Responder,
-        ready: @escaping @Sendable (String) -> Void, stopping: @escaping @Sendable () -> Void
+        ready: @escaping @Sendable (String) -> Void, stopping: @escaping @Sendable () -> Void,
+        reloaded: @escaping @Sendable (Result<TLSCertificates.Summary, TLSCertificateError>) -> Void = { _ in }
     ) async throws where Responder.Context == BasicRequestContext {
         let baseURL = NIOLockedValueBox("")
         let responder = makeResponder { baseURL.withLockedValue { $0 } }
@@ -75,14 +83,16 @@ public struct HTTPServiceRunner: Sendable {
                 maxHeaderFieldSize: Self.maximumHeadBytes,
                 maxHeaderListSize: Self.maximumHeadBytes,
                 maxHeaderFieldCount: 100))
-        let host = self.host
+        let host = self.host, tls = self.tls
+        let server: HTTPServerBuilder = try tls.map { try .tls(.http1(configuration: channel), tlsConfiguration: $0.configuration()) }
+            ?? .http1(configuration: channel)
         let application = Application(
             responder: responder,
-            server: .http1(configuration: channel),
+            server: server,
             configuration: .init(address: .hostname(host, port: port), backlog: Self.backlog),
             onServerRunning: { channel in
                 let shown = host.contains(":") ? "[\(host)]" : host
-                let url = "http://\(shown):\(channel.localAddress?.port ?? port)"
+                let url = "\(tls == nil ? "http" : "https")://\(shown):\(channel.localAddress?.port ?? port)"
                 baseURL.withLockedValue { $0 = url }
                 ready(url)
             },
@@ -95,6 +105,21 @@ public struct HTTPServiceRunner: Sendable {
         configuration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: configuration)
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        // SIGHUP, with TLS: the certificate and key read again, for as long as the server runs.
+        var reloading: Task<Void, Never>?
+        if let tls {
+            let hangups = await UnixSignalsSequence(trapping: .sighup)
+            reloading = Task {
+                for await _ in hangups {
+                    do throws(TLSCertificateError) {
+                        reloaded(.success(try tls.reload()))
+                    } catch {
+                        reloaded(.failure(error))
+                    }
+                }
+            }
+        }
+        defer { reloading?.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             tasks.addTask {

@@ -29,6 +29,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port (0 picks a free one).")
     var port = 8080
 
+    @Option(name: .customLong("tls-certificate"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM, the server's certificate first), read again on SIGHUP.", valueName: "pem"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key of --tls-certificate (PEM), read again on SIGHUP.", valueName: "pem"))
+    var tlsKey: String?
+
+    @Flag(name: .customLong("insecure-http"), help: "Serve plain HTTP on an address that is not loopback: only behind a proxy that terminates TLS.")
+    var insecureHTTP = false
+
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection that sends no complete request part for this long.", valueName: "seconds"))
     var idleTimeout: Double = 30
 
@@ -81,6 +90,19 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...3_600_000).contains(delay) else { throw ValidationError("--delay must be from 0 to 3600000 ms (an hour), got \(delay)") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, got \(failRate)") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together: give both (HTTPS) or neither")
+        }
+        if tlsCertificate != nil, insecureHTTP {
+            throw ValidationError("--insecure-http serves plain HTTP, --tls-certificate HTTPS: give one")
+        }
+        if tlsCertificate == nil, !insecureHTTP, !LoopbackAddress.isLoopback(host) {
+            throw ValidationError("""
+                --host \(host) is reachable from other machines, and plain HTTP would carry the devices' tokens \
+                in the clear: serve HTTPS with --tls-certificate PEM --tls-key PEM, or pass --insecure-http \
+                when a proxy in front terminates TLS (docs/SYNC-API.md, "TLS")
+                """)
+        }
         guard (1_024...(256 << 20)).contains(maximumBodyBytes) else {
             throw ValidationError("--max-body-bytes must be between 1024 and \(256 << 20), got \(maximumBodyBytes)")
         }
@@ -149,10 +171,18 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             logger.notice("at most \(budget.connections) connections (descriptor limit \(budget.descriptorLimit), \(budget.reserve) kept for the storage and the server)")
         }
-        let runner = HTTPServiceRunner(
+        var runner = HTTPServiceRunner(
             host: host, port: port, idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             shutdownTimeout: .milliseconds(Int((shutdownTimeout * 1000).rounded())),
             maximumConnections: budget.connections, logger: logger)
+        if let tlsCertificate, let tlsKey {
+            do throws(TLSCertificateError) {
+                runner.tls = try TLSCertificates(certificate: tlsCertificate, key: tlsKey)
+            } catch {
+                throw ServerCLIError(error.description)
+            }
+            logger.notice("HTTPS with \(runner.tls?.summary.description ?? "?") (SIGHUP reads the certificate and key again)")
+        }
         let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
         let host = self.host, port = self.port, delay = Duration.milliseconds(self.delay), failRate = self.failRate
         do {
@@ -166,6 +196,11 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.notice("serving", metadata: ["url": "\(url)", "storage": "\(storage)"])
             }, stopping: {
                 logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
+            }, reloaded: { result in
+                switch result {
+                case .success(let summary): logger.notice("reloaded the TLS certificate: \(summary)")
+                case .failure(let error): logger.error("kept the TLS certificate served until now: \(error)")
+                }
             })
         } catch {
             throw ServerCLIError("cannot serve on \(host):\(port): \(NetworkFailure.phrase(for: error) ?? "\(error)"); pick another --port or --host")

@@ -15,6 +15,13 @@ public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertib
     /// The service had more than `limit` changes to send in one sync (`--max-changes`);
     /// `applied` of them were applied and are kept.
     case tooManyChanges(server: String, limit: Int, applied: Int)
+    /// A plain `http://` URL of a host that is not this machine: the token would cross the
+    /// network in the clear. Refused before connecting.
+    case insecure(server: String)
+    /// The service's TLS certificate was refused (`reason`: its name, its issuer, its dates).
+    case untrusted(server: String, reason: String)
+    /// The certificate authorities to trust (`--ca-file`) cannot be read.
+    case unreadableCAFile(path: String, reason: String)
 
     /// What failed and what to do.
     public var description: String {
@@ -31,6 +38,12 @@ public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertib
             "\(server) gave an answer that is not the sync API's: \(reason); is it an archive-server?"
         case .timedOut(let server, let seconds):
             "\(server) did not answer within \(Self.seconds(seconds)) (a whole request, its answer included; --timeout sets it); nothing more was synced: try again, or give a longer --timeout"
+        case .insecure(let server):
+            "refusing to send the token to \(server) over plain http, which anyone on the network can read: use https:// (archive-server --tls-certificate), or --allow-insecure-http on a network you trust; nothing was synced"
+        case .untrusted(let server, let reason):
+            "\(server)'s certificate was refused: \(reason); nothing was synced"
+        case .unreadableCAFile(let path, let reason):
+            "cannot read the certificate authorities in \(path) (--ca-file, ARCHIVE_SYNC_CA_FILE): \(reason); give a PEM file of CA certificates; nothing was synced"
         case .tooManyChanges(let server, let limit, let applied):
             "\(server) has more than \(limit) changes for this sync (--max-changes): the first \(applied) were applied and are kept; sync again to take the next ones, or give a larger --max-changes"
         }

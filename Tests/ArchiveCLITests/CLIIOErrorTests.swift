@@ -11,7 +11,7 @@ import Testing
 /// passes `check` and holds the state before the command or after it (whole), and a file
 /// the command replaces or creates is as it was, or whole. RELIABILITY.md, case 91.
 ///
-/// By default each call but two in three of SQLite's page writes fails, with one error,
+/// By default each call but three in four of SQLite's page writes fails, with one error,
 /// `EIO` and `ENOSPC` in turn; `POWER_LOSS_EXHAUSTIVE=1` fails every call with both.
 @Suite(.blockingWork, .timeLimit(.minutes(8)))
 struct CLIIOErrorTests {
@@ -48,9 +48,9 @@ struct CLIIOErrorTests {
         let counted = FaultInjection.calls(inLog: log)
         #expect(!counted.isEmpty, "the command made no call under its directory", sourceLocation: sourceLocation)
         let exhaustive = ProcessInfo.processInfo.environment["POWER_LOSS_EXHAUSTIVE"] == "1"
-        // Every sync, truncation, rename, link, creation and plain write; one in three of
+        // Every sync, truncation, rename, link, creation and plain write; one in four of
         // SQLite's page writes (`pwrite64`, most of the calls, each like the next).
-        let tried = counted.filter { exhaustive || $0.operation != "pwrite64" || $0.number % 3 == 0 }
+        let tried = counted.filter { exhaustive || $0.operation != "pwrite64" || $0.number % 4 == 0 }
         if ProcessInfo.processInfo.environment["POWER_LOSS_REPORT"] == "1" {
             print("I/O errors in the binary: \(arguments(counting).prefix(2).joined(separator: " ")): \(counted.count) calls, \(tried.count * (exhaustive ? 2 : 1)) failures")
         }

@@ -35,7 +35,7 @@ final class ServiceProcess {
         let command = launcher + [Self.executable.path] + storage + ["--port", "0"] + arguments
         process = try ChildProcess(command[0], Array(command.dropFirst()), environment: Self.environment(directory), streamingStdout: true)
         url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard url.hasPrefix("http://127.0.0.1:") else {
+        guard url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:") else {
             throw ServiceFailed(stderr: process.kill().stderr)
         }
     }

@@ -10,8 +10,9 @@ import Testing
 /// removals, a 200-favorite bulk store, settings, a sync between two files, the schema
 /// upgrade from the first release, `archive import` into an existing and into a new
 /// database, a 100,000-favorite import (sampled), and the server's pushes and pulls on its
-/// SQLite backend (`PowerLossTests+Server.swift`); an I/O error at every call of the first
-/// and the last; and the harness against two broken mutations. RELIABILITY.md, cases
+/// SQLite backend (`PowerLossTests+Server.swift`); an I/O error at every call of each but
+/// the 100,000-favorite import (sampled: every second to eighth call, as long as the
+/// workload); and the harness against two broken mutations. RELIABILITY.md, cases
 /// 84-93, gives the counts. `POWER_LOSS_EXHAUSTIVE=1` tries every point in every mode
 /// (about three times the sample); `POWER_LOSS_REPORT=1` prints the counts.
 @Suite(.serialized, .blockingWork, .timeLimit(.minutes(5)))
@@ -112,6 +113,7 @@ struct PowerLossTests {
             },
             read: { try Self.read($0.path("f.sqlite3")) })
         try await PowerCut.everyPoint(workload)
+        try await PowerCut.everyIOError(workload, stride: 4)
     }
 
     /// Two files' snapshots.
@@ -163,7 +165,9 @@ struct PowerLossTests {
     }
 
     @Test func aSyncBetweenTwoFilesSurvivesAPowerCutAtEveryWrite() async throws {
-        try await PowerCut.everyPoint(Self.sync { try SyncSession.run($0, with: $1) })
+        let workload = Self.sync { try SyncSession.run($0, with: $1) }
+        try await PowerCut.everyPoint(workload)
+        try await PowerCut.everyIOError(workload, stride: 4)
     }
 
     /// The harness catches a sync that records how far it read the other file's feed in a
@@ -202,6 +206,7 @@ struct PowerLossTests {
             })
         let tried = try await PowerCut.everyPoint(workload)
         #expect(tried.points >= 5)
+        try await PowerCut.everyIOError(workload, stride: 4)
     }
 
     /// A JSON file of the favorites `ids`, in the export format, at `path`.
@@ -253,6 +258,7 @@ struct PowerLossTests {
             })
         let tried = try await PowerCut.everyPoint(workload)
         #expect(tried.points >= 10)
+        try await PowerCut.everyIOError(workload, stride: 8)
     }
 
     /// An import of 100,000 favorites into an existing database, cut at points spread over
@@ -271,7 +277,7 @@ struct PowerLossTests {
                 acknowledged()
             },
             read: { try Self.read($0.path("f.sqlite3")) })
-        let tried = try await PowerCut.everyPoint(workload, sample: .spread(4))
+        let tried = try await PowerCut.everyPoint(workload, sample: .spread(3))
         #expect(tried.points >= 100)
     }
 

@@ -40,12 +40,19 @@ struct SyncCommand: ArchiveSubcommand {
     @Flag(help: "Read the service's token from the first line of standard input.")
     var tokenStdin = false
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("Trust the certificate authorities in this PEM file for the service's certificate, instead of the system's (else ARCHIVE_SYNC_CA_FILE).", valueName: "pem"))
+    var caFile: String?
+
+    @Flag(name: .customLong("allow-insecure-http"), help: "Send the token over plain http to a service on another machine (only on a network you trust).")
+    var allowInsecureHTTP = false
+
     @Option(help: ArgumentHelp("The most changes this sync takes from the service.", valueName: "count"))
     var maxChanges = SyncAPI.defaultMaximumChangesPerSync
 
     func validate() throws {
         if path != nil, server != nil { throw ValidationError("give either a PATH or --server, not both") }
         if path != nil, token != nil || tokenStdin { throw ValidationError("--token and --token-stdin go with a server (--server, or the syncServer setting)") }
+        if path != nil, caFile != nil || allowInsecureHTTP { throw ValidationError("--ca-file and --allow-insecure-http go with a server (--server, or the syncServer setting)") }
         if token != nil, tokenStdin { throw ValidationError("give either --token or --token-stdin, not both") }
         guard maxChanges > 0 else { throw ValidationError("--max-changes must be at least 1, got \(maxChanges)") }
     }
@@ -76,6 +83,8 @@ struct SyncCommand: ArchiveSubcommand {
         var session = try openSession(catalog: .unused)
         session.syncToken = try tokenStdin ? SyncToken.fromStandardInput() : token
         session.syncMaximumChanges = maxChanges
+        if let caFile { session.syncCAFile = caFile }
+        session.syncAllowsInsecureHTTP = allowInsecureHTTP
         try await execute(session: session, peer: peer(in: session))
     }
 

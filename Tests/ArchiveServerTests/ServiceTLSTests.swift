@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `archive-server --tls-certificate --tls-key` and `archive sync --server https://…`, real
+/// handshakes between the real binaries with a certificate authority made for the test
+/// (``TestAuthority``): a good chain syncs; a certificate for another name, of an unknown
+/// authority, or expired is refused in one sentence with nothing synced; SIGHUP serves a
+/// renewed pair and keeps the old one when the new is bad; plain HTTP is refused where the
+/// token would cross a network.
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct ServiceTLSTests {
+    let directory: TemporaryDirectory
+    let authority: TestAuthority
+    let caFile: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        authority = try TestAuthority("FavoriteArchive test CA")
+        caFile = directory.path("ca.pem")
+        try authority.write(to: caFile)
+    }
+
+    /// A server on HTTPS with the pair at `certificate` and `key`, its log (stderr) in
+    /// `server.log`, and a user's token.
+    func start(certificate: String, key: String, database: String = "server.sqlite3") throws -> (ServiceProcess, token: String) {
+        let log = directory.path("server.log")
+        let server = try ServiceProcess(
+            .sqlite, arguments: ["--tls-certificate", certificate, "--tls-key", key], database: directory.path(database), directory: directory,
+            launcher: ["/bin/sh", "-c", "log=$1; shift; exec \"$@\" 2>>\"$log\"", "sh", log])
+        let token = try server.addUser("ann")
+        return (server, token)
+    }
+
+    /// `archive sync --server URL` for a database of the test's, with `token`; `extra` after.
+    func sync(_ url: String, token: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> ChildProcess.Result {
+        try ServiceProcess.archive(
+            ["sync", "--server", url] + extra, database: directory.path("phone.sqlite3"), in: directory,
+            environment: ["ARCHIVE_SYNC_TOKEN": token].merging(environment) { $1 })
+    }
+
+    /// `https://localhost:PORT` for the server's URL (`https://127.0.0.1:PORT`).
+    func localhost(_ server: ServiceProcess) -> String {
+        server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+    }
+
+    /// Waits until the server's log holds `text` (inotify, no polling loop).
+    func waitForLog(_ text: String, events: FileEvents) -> Bool {
+        while true {
+            if (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8))?.contains(text) == true { return true }
+            guard events.wait(for: "server.log") else { return false }
+        }
+    }
+
+    @Test func aGoodChainSyncsByNameAndByAddressWithTheCAFileGivenEitherWay() throws {
+        try authority.issue(names: ["localhost"], certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        let (server, token) = try start(certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        #expect(server.url.hasPrefix("https://"))
+        _ = try ServiceProcess.archive(["add", "21"], database: directory.path("phone.sqlite3"), in: directory)
+        let byName = try sync(localhost(server), token: token, ["--ca-file", caFile])
+        #expect(byName.status == 0, "\(byName.stderr)")
+        #expect(byName.stdout.contains("sent 1"), "\(byName.stdout)")
+        // The address the certificate also names; the CA file from the environment.
+        let byAddress = try sync(server.url, token: token, environment: ["ARCHIVE_SYNC_CA_FILE": caFile])
+        #expect(byAddress.status == 0, "\(byAddress.stderr)")
+    }
+
+    @Test func anUnknownAuthorityAWrongNameAndAnExpiredCertificateAreRefusedWithNothingSynced() throws {
+        let stranger = try TestAuthority("Someone else's CA")
+        try stranger.issue(names: ["localhost"], certificate: directory.path("stranger.pem"), key: directory.path("stranger.key"))
+        try authority.issue(names: ["other.example"], withLoopbackAddress: false, certificate: directory.path("other.pem"), key: directory.path("other.key"))
+        try authority.issue(
+            names: ["localhost"], notBefore: Date() - 86_400 * 10, notAfter: Date() - 86_400,
+            certificate: directory.path("expired.pem"), key: directory.path("expired.key"))
+        _ = try ServiceProcess.archive(["add", "21"], database: directory.path("phone.sqlite3"), in: directory)
+        let cases: [(pair: String, caFile: [String], says: String)] = [
+            ("stranger", ["--ca-file", caFile], "is not signed by the authorities of \(caFile)"),
+            ("stranger", [], "is not signed by the system's trusted authorities: for a certificate of your own, pass --ca-file"),
+            ("other", ["--ca-file", caFile], "is not issued for localhost"),
+            ("expired", ["--ca-file", caFile], "expired on"),
+        ]
+        for (pair, caArguments, says) in cases {
+            let (server, token) = try start(certificate: directory.path("\(pair).pem"), key: directory.path("\(pair).key"), database: "\(pair)-\(caArguments.count).sqlite3")
+            let refused = try sync(localhost(server), token: token, caArguments)
+            #expect(refused.status == 1, "\(pair): \(refused.stdout)")
+            let message = refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(message.contains("certificate was refused") && message.contains(says) && message.contains("nothing was synced"), "\(pair): \(message)")
+            #expect(!message.contains("\n"), "\(pair): not one line: \(message)")
+            _ = server.stop()
+        }
+        // Nothing was synced: the first sync that is let through sends the heart.
+        try authority.issue(names: ["localhost"], certificate: directory.path("good.pem"), key: directory.path("good.key"))
+        let (server, token) = try start(certificate: directory.path("good.pem"), key: directory.path("good.key"))
+        let synced = try sync(localhost(server), token: token, ["--ca-file", caFile])
+        #expect(synced.status == 0 && synced.stdout.contains("sent 1"), "\(synced.stdout)\(synced.stderr)")
+    }
+
+    @Test func sighupServesARenewedPairAndKeepsTheOldOneWhenTheNewIsBad() throws {
+        let certificate = directory.path("server.pem"), key = directory.path("server.key")
+        try authority.issue(names: ["localhost"], certificate: certificate, key: key)
+        let events = try FileEvents(watching: directory.url.path)
+        let (server, token) = try start(certificate: certificate, key: key)
+        #expect(try sync(localhost(server), token: token, ["--ca-file", caFile]).status == 0)
+
+        // Renewed by another authority: after SIGHUP, only its CA file is trusted.
+        let renewer = try TestAuthority("Renewing CA")
+        let renewerFile = directory.path("renewer.pem")
+        try renewer.write(to: renewerFile)
+        try renewer.issue(names: ["localhost"], certificate: certificate, key: key)
+        server.process.signal(SIGHUP)
+        #expect(waitForLog("reloaded the TLS certificate", events: events))
+        let renewed = try sync(localhost(server), token: token, ["--ca-file", renewerFile])
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+        #expect(try sync(localhost(server), token: token, ["--ca-file", caFile]).status == 1)
+
+        // A bad pair (the key of another certificate): refused, said in the log, the renewed one kept.
+        try authority.issue(names: ["localhost"], certificate: directory.path("unused.pem"), key: key)
+        server.process.signal(SIGHUP)
+        #expect(waitForLog("kept the TLS certificate served until now", events: events))
+        let log = try String(contentsOfFile: directory.path("server.log"), encoding: .utf8)
+        #expect(log.contains("is not the key of the certificate \(certificate)"), "\(log)")
+        let kept = try sync(localhost(server), token: token, ["--ca-file", renewerFile])
+        #expect(kept.status == 0, "\(kept.stderr)")
+    }
+
+    @Test func plainHTTPIsRefusedWhereTheTokenWouldCrossANetwork() throws {
+        // The server: a non-loopback address without TLS is refused, saying how to add it.
+        let refused = try ChildProcess.run(
+            ServiceProcess.executable.path, ["--host", "0.0.0.0", "--port", "0", "--database", directory.path("s.sqlite3")],
+            environment: ServiceProcess.environment(directory), timeout: Deadline.standard)
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--tls-certificate PEM --tls-key PEM") && refused.stderr.contains("--insecure-http"), "\(refused.stderr)")
+        // Only one of the pair, or both ways at once.
+        let half = try ChildProcess.run(
+            ServiceProcess.executable.path, ["--tls-certificate", caFile, "--database", directory.path("s.sqlite3")],
+            environment: ServiceProcess.environment(directory), timeout: Deadline.standard)
+        #expect(half.status == 64 && half.stderr.contains("go together"), "\(half.stderr)")
+        // --insecure-http (a proxy in front terminates TLS): served.
+        let proxied = try ChildProcess(
+            ServiceProcess.executable.path, ["--host", "0.0.0.0", "--port", "0", "--insecure-http", "--database", directory.path("s.sqlite3")],
+            environment: ServiceProcess.environment(directory), streamingStdout: true)
+        #expect(proxied.nextLine()?.hasPrefix("http://0.0.0.0:") == true)
+        proxied.signal(SIGTERM)
+        #expect(proxied.wait().status == 0)
+
+        // The client: no token over plain http to another machine, refused before connecting
+        // (192.0.2.1 is TEST-NET-1: nothing answers there, so a connection would time out).
+        let client = try sync("http://192.0.2.1:8080", token: "fa_test", ["--timeout", "20"])
+        #expect(client.status == 1)
+        #expect(client.stderr.contains("refusing to send the token to http://192.0.2.1:8080 over plain http"), "\(client.stderr)")
+        // Loopback stays allowed; --allow-insecure-http lets it try (and fail to connect, quickly).
+        let allowed = try sync("http://192.0.2.1:8080", token: "fa_test", ["--allow-insecure-http", "--timeout", "1"])
+        #expect(allowed.status == 1 && !allowed.stderr.contains("refusing"), "\(allowed.stderr)")
+    }
+}
