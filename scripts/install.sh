@@ -52,8 +52,10 @@ unit_dir=${SYSTEMD_UNIT_DIR:-/etc/systemd/system}
 if ((service)); then
   # The unit runs as a user of its own with home directories hidden (ProtectHome=yes).
   case $bin_dir in
-    /home/*|/root/*) echo "error: the service cannot run a binary under $prefix (a home directory, hidden from it): use PREFIX=/usr/local" >&2; exit 64 ;;
+    "$HOME"/*|/home/*|/root/*) echo "error: the service cannot run a binary under $prefix (a home directory, hidden from it): use PREFIX=/usr/local" >&2; exit 64 ;;
   esac
+  # The path goes into ExecStart= (split at spaces) through sed (| & \ special): refused, not mangled.
+  [[ $bin_dir == /* && $bin_dir != *[[:space:]\|\&\\\$%]* ]] || { echo "error: PREFIX for --service must be an absolute path without spaces or any of | & \\ \$ %, got '$prefix'" >&2; exit 64; }
 fi
 unit_install=(sed "s|/usr/local/bin/archive-server|$bin_dir/archive-server|g" "$root/deploy/archive-server.service")
 

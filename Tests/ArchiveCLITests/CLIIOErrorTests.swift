@@ -37,7 +37,7 @@ struct CLIIOErrorTests {
         let template = try TemporaryDirectory()
         try prepare(template)
         let logs = try TemporaryDirectory()
-        let counting = try copy(template)
+        let counting = try template.copy()
         let log = logs.path("count.log")
         let cli = try CLI()
         let whole = try ChildProcess.run(
@@ -57,7 +57,7 @@ struct CLIIOErrorTests {
         for number in tried.map(\.number) {
             let codes: [FaultInjection.Code] = exhaustive ? FaultInjection.Code.allCases : [number % 2 == 0 ? .enospc : .eio]
             for code in codes {
-                let directory = try copy(template)
+                let directory = try template.copy()
                 let log = logs.path("\(number)-\(code.rawValue).log")
                 let result = try ChildProcess.run(
                     CLI.executable.path, arguments(directory),
@@ -79,14 +79,6 @@ struct CLIIOErrorTests {
             }
         }
         return counted.count
-    }
-
-    func copy(_ template: TemporaryDirectory) throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        for name in try FileManager.default.contentsOfDirectory(atPath: template.url.path) {
-            try FileManager.default.copyItem(atPath: template.path(name), toPath: directory.path(name))
-        }
-        return directory
     }
 
     /// The favorites' IDs in the database at `path`, once it passes its check.

@@ -40,6 +40,26 @@ struct InstallScriptTests {
         #expect(prefixed.stdout.contains("/release/archive-server'"), "\(prefixed.stdout)")
     }
 
+    /// `--service` installs the unit with ExecStart on the installed binary; a prefix the
+    /// service cannot use (a home directory, hidden from it; a path ExecStart would split or
+    /// sed would mangle) is refused before anything is built.
+    @Test func theServiceUnitGoesBesideTheBinariesOrIsRefused() throws {
+        let elsewhere = try TemporaryDirectory()  // outside HOME (the test's directory)
+        let prefix = elsewhere.path("usr")
+        let service = try install(["--dry-run", "--service"], prefix: prefix)
+        #expect(service.status == 0, "\(service.stderr)")
+        #expect(service.stdout.contains("s\\|/usr/local/bin/archive-server\\|\(prefix)/bin/archive-server\\|g"), "\(service.stdout)")
+        #expect(service.stdout.contains("> '/etc/systemd/system/archive-server.service'"), "\(service.stdout)")
+        for refused in [directory.path(".local"), directory.path("a b"), directory.path("a|b"), "relative"] {
+            let home = refused.hasSuffix(".local")
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = directory.url.path
+            environment["PREFIX"] = home ? nil : refused
+            let result = try ChildProcess.run("/bin/bash", [Self.script, "--dry-run", "--service"], environment: environment)
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(refused): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     /// The debug build breaks two promises: SwiftPM's `$ORIGIN` runpath, and (where
     /// `libstdc++.a` exists, so the install would link it in) a loaded libstdc++.so.
     @Test func theChecksRefuseABinaryThatBreaksThePromises() throws {

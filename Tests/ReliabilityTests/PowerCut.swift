@@ -87,7 +87,7 @@ enum PowerCut {
         var cuts = 0
         for (point, modes) in (sample ?? .every).cuts(of: Int(points)) {
             for mode in modes {
-                let directory = try copy(template)
+                let directory = try template.copy()
                 crash_vfs_arm(point)
                 var acknowledged = 0
                 do {
@@ -134,7 +134,7 @@ enum PowerCut {
         var errors = Set<String>()
         for point in 1...max(1, calls) where exhaustive || point % sampled == 0 {
             for full in [0, 1] as [Int32] {
-                let directory = try copy(template)
+                let directory = try template.copy()
                 crash_vfs_fail_at(point, full)
                 var acknowledged = 0
                 var thrown: (any Error)?
@@ -182,22 +182,13 @@ enum PowerCut {
         var states: [State] = []
         var (events, calls) = (0, 0)
         for count in 0...workload.steps {
-            let directory = try copy(template)
+            let directory = try template.copy()
             crash_vfs_arm(0)  // counts both, fails nothing
             try await workload.run(directory, configuration, count) {}
             (events, calls) = (crash_vfs_events(), crash_vfs_calls())
             states.append(try workload.read(directory))
         }
         return (template, configuration, states, events, calls)
-    }
-
-    /// A new temporary directory holding copies of `template`'s files.
-    static func copy(_ template: TemporaryDirectory) throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        for name in try FileManager.default.contentsOfDirectory(atPath: template.url.path) {
-            try FileManager.default.copyItem(atPath: template.path(name), toPath: directory.path(name))
-        }
-        return directory
     }
 }
 

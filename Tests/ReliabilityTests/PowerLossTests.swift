@@ -220,6 +220,12 @@ struct PowerLossTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
+    /// `archive import FILE` into the existing database at `path`, opened with `configuration`.
+    static func importFile(_ json: String, into path: String, configuration: Configuration) throws {
+        let database = try ArchiveDatabase(path: path, configuration: configuration)
+        _ = try FavoritesImporter(path: json).run(into: database.favorites)
+    }
+
     /// An import's files: the existing database, and the new one (nil while it is missing).
     struct Imported: Equatable, Sendable, CustomStringConvertible {
         var existing: Snapshot
@@ -239,8 +245,7 @@ struct PowerLossTests {
             steps: 2,
             run: { directory, configuration, count, acknowledged in
                 if count >= 1 {
-                    let database = try ArchiveDatabase(path: directory.path("f.sqlite3"), configuration: configuration)
-                    _ = try FavoritesImporter(path: json).run(into: database.favorites)
+                    try Self.importFile(json, into: directory.path("f.sqlite3"), configuration: configuration)
                     acknowledged()
                 }
                 if count >= 2 {
@@ -272,8 +277,7 @@ struct PowerLossTests {
             steps: 1,
             run: { directory, configuration, count, acknowledged in
                 guard count > 0 else { return }
-                let database = try ArchiveDatabase(path: directory.path("f.sqlite3"), configuration: configuration)
-                _ = try FavoritesImporter(path: json).run(into: database.favorites)
+                try Self.importFile(json, into: directory.path("f.sqlite3"), configuration: configuration)
                 acknowledged()
             },
             read: { try Self.read($0.path("f.sqlite3")) })

@@ -25,4 +25,14 @@ public final class TemporaryDirectory {
     public func contents(of name: String) -> Data {
         FileManager.default.contents(atPath: path(name)) ?? Data()
     }
+
+    /// A new temporary directory holding copies of this one's files (a workload's starting
+    /// files, run again and again from the same state).
+    public func copy() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+            try FileManager.default.copyItem(atPath: path(name), toPath: directory.path(name))
+        }
+        return directory
+    }
 }
