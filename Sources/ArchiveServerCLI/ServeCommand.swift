@@ -138,6 +138,9 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "archive-server")
         guard let postgres else {
             guard let database else { return }
+            // Closed here, after the last request, not whenever a pool thread drops the last
+            // reference: the closing checkpoint runs before the process exits.
+            defer { database.close() }
             try await serve(SQLiteSyncBackend(database: database), storage: database.path, logger: logger)
             return
         }

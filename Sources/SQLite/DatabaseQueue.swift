@@ -15,9 +15,11 @@
 /// the `Database` or its statements outside the closure). `lock` is not `Sendable`
 /// as a Swift type, but it is a pthread mutex, made to be called from any thread,
 /// and it is an immutable `let` that no method replaces; `path` is an immutable `String`.
+/// ``close()`` drops `database` under the lock, so no call sees it half closed.
 public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is only touched while `lock` is held (see above)
     private let lock = RecursiveLock()
-    private let database: Database
+    /// The connection; `nil` once ``close()`` closed it.
+    private var database: Database?
 
     /// The file path, or `:memory:`.
     public let path: String
@@ -55,7 +57,26 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
     public func read<Result>(_ body: (Database) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body(database)
+        return try body(try open())
+    }
+
+    /// Closes the connection now, on this thread: SQLite checkpoints the log into the
+    /// database and removes it (the last connection to the file), instead of whenever the
+    /// last reference to this queue goes, on whichever thread drops it. Every later call
+    /// throws ``ResultCode/misuse``; closing twice does nothing. A service calls it when it
+    /// stops; tests call it so a workload's last write happens before they look.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        database = nil
+    }
+
+    /// The open connection, or the error that this queue was closed (call with `lock` held).
+    private func open() throws -> Database {
+        guard let database else {
+            throw SQLiteError(code: .misuse, message: "the connection was closed; open the database again", path: path)
+        }
+        return database
     }
 
     /// Runs `body` in one read transaction: every statement it runs sees the same
@@ -65,6 +86,7 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
     public func snapshot<Result>(_ body: (Database) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
+        let database = try open()
         if database.isInTransaction { return try body(database) }
         return try database.transaction(.deferred) { try body(database) }
     }
@@ -76,6 +98,7 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
     public func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
+        let database = try open()
         if !database.isInTransaction { try database.checkFileIsInPlace() }
         return try database.transaction(.immediate) { try body(database) }
     }
@@ -87,6 +110,7 @@ public final class DatabaseQueue: @unchecked Sendable {  // safe: `database` is 
     public func writeWithoutWaiting<Result>(_ body: (Database) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
+        let database = try open()
         database.setBusyTimeout(.zero)
         defer { database.setBusyTimeout(database.configuration.busyTimeout) }
         if !database.isInTransaction { try database.checkFileIsInPlace() }

@@ -45,8 +45,8 @@ struct ServiceIOErrorTests {
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let logs = try TemporaryDirectory()
 
-        // Counted once: the calls the start makes, then the ones the requests make (a stop's
-        // checkpoint is left out: whether SIGTERM lets it run varies, and it acknowledges nothing).
+        // Counted once: the calls the start makes, the ones the requests make, and the stop's
+        // (the database closed after the last request: its checkpoint).
         let counting = try TemporaryDirectory()
         let log = logs.path("count.log")
         let whole = try Self.start(template, in: counting, environment: try FaultInjection.environment(directory: counting.url.path, at: 0, log: log))
@@ -54,11 +54,13 @@ struct ServiceIOErrorTests {
         for request in try Self.requests(whole, token: token) { try #require(try request().status == 200) }
         let calls = FaultInjection.calls(inLog: log).count
         let expected = try Self.favorites(whole)
+        let stopped = FaultInjection.calls(inLog: log).count
         #expect(calls - started >= 10, "the requests made \(calls - started) calls")
+        #expect(stopped > calls, "the stop made no call: the database was not closed before the process ended")
 
-        if ProcessInfo.processInfo.environment["POWER_LOSS_REPORT"] == "1" { print("I/O errors in archive-server: \(calls - started) calls") }
+        if ProcessInfo.processInfo.environment["POWER_LOSS_REPORT"] == "1" { print("I/O errors in archive-server: \(calls - started) calls, \(stopped - calls) at the stop") }
         var refusals: [Int: Int] = [:]
-        for number in (started + 1)...max(started + 1, calls) {
+        for number in (started + 1)...max(started + 1, stopped) {
             let code: FaultInjection.Code = number % 2 == 0 ? .enospc : .eio
             let directory = try TemporaryDirectory()
             let log = logs.path("\(number).log")
@@ -76,8 +78,8 @@ struct ServiceIOErrorTests {
                 let again = try request()
                 #expect(again.status == 200, "request \(index) sent again after \(failed) (\(code.rawValue)): \(again.status) \(again.text)")
             }
-            #expect(FaultInjection.calls(inLog: log).contains { $0.failed }, "call \(number) was not made")
             #expect(try Self.favorites(server) == expected, "after call \(number) failed with \(code.rawValue)")
+            #expect(FaultInjection.calls(inLog: log).contains { $0.failed }, "call \(number) was not made")
         }
         // Both answers were seen (a write of a page fails with 507 on ENOSPC, a sync with 503).
         #expect(refusals[503] ?? 0 > 0 && refusals[507] ?? 0 > 0, "\(refusals)")

@@ -85,6 +85,10 @@ extension PowerLossTests {
             run: { directory, configuration, count, acknowledged in
                 let token = AccessToken(text: try String(contentsOfFile: directory.path("token"), encoding: .utf8))
                 let database = try ServerDatabase(path: directory.path("server.sqlite3"), configuration: configuration)
+                // Closed before the harness counts or cuts: the backend's pool thread may drop
+                // the last reference after the step returned, and its closing checkpoint
+                // would land at another point in each run (or after the cut).
+                defer { database.close() }
                 let backend = SQLiteSyncBackend(database: database)
                 guard let user = try await backend.authenticate(token) else { throw PowerCutError("the token was refused") }
                 for step in steps.prefix(count) {

@@ -135,6 +135,26 @@ struct DatabaseTests {
         #expect(try queue.read { try $0.tableExists("t") })
     }
 
+    /// `close()` closes now, whoever else still holds the queue (a thread pool's finished
+    /// work item): the log is checkpointed and removed at once, and later calls say it was
+    /// closed instead of reaching a closed connection.
+    @Test func closeClosesNowWhileOtherReferencesLiveAndLaterCallsAreRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("a.sqlite3")
+        let queue = try DatabaseQueue(path: path)
+        let elsewhere = queue
+        try queue.write { try $0.execute("CREATE TABLE t (v)"); try $0.execute("INSERT INTO t VALUES (1)") }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        queue.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the last connection's close removes its log")
+        let error = try #require(throws: SQLiteError.self) { try elsewhere.read { try $0.tableExists("t") } }
+        #expect(error.resultCode == .misuse)
+        #expect(error.description.contains("closed") && error.description.contains(path))
+        #expect(throws: SQLiteError.self) { try elsewhere.write { try $0.execute("INSERT INTO t VALUES (2)") } }
+        elsewhere.close()  // twice: nothing
+        #expect(try DatabaseQueue(path: path).read { try $0.fetchOne("SELECT count(*) FROM t") { try $0.int(at: 0) } } == 1)
+    }
+
     @Test func aMissingDirectoryIsACannotOpenErrorNamingThePath() throws {
         let path = "/nonexistent-\(UUID().uuidString)/db.sqlite3"
         let error = try #require(throws: SQLiteError.self) { _ = try DatabaseQueue(path: path) }

@@ -27,6 +27,12 @@ public struct ServerDatabase: Sendable {
     /// The file's path (or `:memory:`).
     public var path: String { queue.path }
 
+    /// Closes the connection now (its log checkpointed into the file): the service calls it
+    /// when it stops, after its last request. Every later call fails.
+    public func close() {
+        queue.close()
+    }
+
     /// Whether the database answers a read (the health endpoint).
     public func isHealthy() -> Bool {
         (try? queue.read { db in try db.fetchOne("SELECT count(*) FROM users") { try $0.int(at: 0) } }) != nil
