@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `archive-server`: the favorites sync service and the catalog, on the embedded SQLite
 /// engine. `archive-server [--database PATH] [serve options]` serves (the default);
-/// `archive-server users add|list|token|revoke|remove` manages its users.
+/// `archive-server users …` and `archive-server devices …` manage its users and their devices.
 @main
 struct ArchiveServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,11 +10,11 @@ struct ArchiveServerCommand: AsyncParsableCommand {
         abstract: "The favorites sync service (and the catalog) for many users, on an embedded SQLite database.",
         discussion: """
             Start it, add a user, and sync a device: \
-            archive-server users add alice (prints alice's token once), archive-server (serves on 127.0.0.1:8080), \
+            archive-server users add alice (prints the token of her first device, once; archive-server devices add alice LABEL for each other), archive-server (serves on 127.0.0.1:8080), \
             then on each device: archive sync --server http://127.0.0.1:8080 --token <token>. \
             The API: docs/SYNC-API.md.
             """,
-        subcommands: [ServeCommand.self, UsersCommand.self],
+        subcommands: [ServeCommand.self, UsersCommand.self, DevicesCommand.self],
         defaultSubcommand: ServeCommand.self)
 
     @OptionGroup var storage: ServerStorageOptions

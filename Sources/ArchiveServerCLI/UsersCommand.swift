@@ -12,13 +12,16 @@ import Foundation
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "Manage the service's users and their tokens.",
+        abstract: "Manage the service's users.",
         discussion: """
-            add NAME: a new user; prints its token (on stdout, once: only its hash is kept). \
-            list: every user, whether its token works, its favorites and devices. \
-            token NAME: a new token for NAME (the old one stops working). \
-            revoke NAME: NAME's token stops working; its favorites stay. \
-            remove NAME: NAME, its favorites and devices are deleted.
+            add NAME: a new user; prints the token of its first device (--device LABEL, \
+            default "first"; on stdout, once: only its hash is kept). More devices: \
+            archive-server devices add NAME LABEL. \
+            list: every user, whether a token of it works, its favorites and devices. \
+            token NAME: every token of NAME stops working and its devices are forgotten; \
+            prints one new token (a lost token: each device signs in again). \
+            revoke NAME: every token of NAME stops working; its favorites stay. \
+            remove NAME: NAME, its favorites, tokens and devices are deleted.
             """)
 
     /// What to do.
@@ -35,26 +38,32 @@ struct UsersCommand: AsyncParsableCommand {
     @Argument(help: "The user's name (1 to 64 letters, digits, '.', '_', '-').")
     var name: String?
 
+    @Option(help: ArgumentHelp("The label of the device the new token is for (add, token).", valueName: "label"))
+    var device = DeviceAccount.firstLabel
+
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
     func validate() throws {
         if action == .list, name != nil { throw ValidationError("users list takes no name") }
         if action != .list, name == nil { throw ValidationError("users \(action.rawValue) needs a user's name") }
+        if action != .add, action != .token, device != DeviceAccount.firstLabel {
+            throw ValidationError("--device goes with users add and users token")
+        }
     }
 
     func run() async throws {
         var logger = Logger(label: "archive-server")
         logger.logLevel = .warning
         let storage = self.storage.merged(over: root.storage)
-        let action = self.action, name = self.name ?? "", json = self.json
+        let action = self.action, name = self.name ?? "", json = self.json, device = self.device
         do {
             try await storage.withUsers(logger: logger) { users in
                 switch action {
                 case .list:
                     let list = try await users.list()
                     if json {
-                        print(try Self.json(["users": list]))
+                        print(try ServerJSON.text(["users": list]))
                     } else if list.isEmpty {
                         print("no users: archive-server users add NAME")
                     } else {
@@ -63,18 +72,23 @@ struct UsersCommand: AsyncParsableCommand {
                         }
                     }
                 case .add, .token:
-                    // Names ignore case: said as stored.
+                    // Names and labels ignore case: said as stored.
                     let name = (try? UserStore.canonicalName(name)) ?? name
+                    let label = (try? UserStore.canonicalLabel(device)) ?? device
+                    let now = Int64(Date().timeIntervalSince1970 * 1000)
                     let token = action == .add
-                        ? try await users.add(name, now: Int64(Date().timeIntervalSince1970 * 1000)) : try await users.issueToken(for: name)
-                    print(json ? try Self.json(["name": name, "token": token.text]) : token.text)
-                    StandardStream.error("\(action == .add ? "added \(name)" : "new token for \(name)"): the token above is shown this once; give it to \(name)'s devices (archive sync --token, ARCHIVE_SYNC_TOKEN)\n")
+                        ? try await users.add(name, device: label, now: now) : try await users.issueToken(for: name, device: label, now: now)
+                    print(json ? try ServerJSON.text(["name": name, "device": label, "token": token.text]) : token.text)
+                    let what = action == .add ? "added \(name)" : "every earlier token of \(name) stopped working and its devices were forgotten"
+                    StandardStream.error(
+                        "\(what): the token above is for \(name)'s device \(label), shown this once (give it to archive sync --token-stdin or "
+                            + "ARCHIVE_SYNC_TOKEN); it binds to the first device that syncs with it. Each other device: archive-server devices add \(name) LABEL\n")
                 case .revoke:
                     try await users.revoke(name)
-                    StandardStream.error("\(name)'s token no longer works; its favorites stay (users token \(name) lets it back in)\n")
+                    StandardStream.error("every token of \(name) stopped working and its devices were forgotten; its favorites stay (users token \(name) lets it back in)\n")
                 case .remove:
                     try await users.remove(name)
-                    StandardStream.error("removed \(name), its favorites and devices\n")
+                    StandardStream.error("removed \(name), its favorites, tokens and devices\n")
                 }
             }
         } catch let error as ServerStorageError {
@@ -82,11 +96,5 @@ struct UsersCommand: AsyncParsableCommand {
         } catch let error as PostgresStorageError {
             throw ServerCLIError(error.description)
         }
-    }
-
-    private static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

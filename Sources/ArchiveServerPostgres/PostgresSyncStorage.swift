@@ -98,11 +98,12 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         let hash = token.hash
         do {
             let rows = try await client.query("""
-                SELECT id, name, encode(feed, 'hex'), encode(token_hash, 'hex') FROM users WHERE token_hash = decode(\(Hex.encode(hash)), 'hex')
+                SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label
+                FROM device_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex')
                 """, logger: logger)
-            for try await (id, name, feed, stored) in rows.decode((Int64, String, String, String).self) {
+            for try await (id, name, feed, stored, tokenID, label) in rows.decode((Int64, String, String, String, Int64, String).self) {
                 guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = DeviceID(hex: feed) else { return nil }
-                return AuthenticatedUser(id: id, name: name, feed: feed)
+                return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label)
             }
             return nil
         } catch {
@@ -130,6 +131,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         let now = wallClock()
         return try await PostgresTransaction.run(client, while: "applying a push of \(user.name)", logger: logger) { connection in
             let (seq, collected) = try await Self.lockUser(user, on: connection, logger: logger)
+            try await Self.admit(device, for: user, on: connection, logger: logger)
             guard seen >= collected else { throw ServerStorageError.stalePush(seen: seen, collected: collected) }
             // One statement merges the batch, moves the feed's end and records the device
             // (five round trips a push with the token check, not eight: docs/PERFORMANCE.md).
@@ -151,6 +153,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         let now = wallClock()
         return try await PostgresTransaction.run(client, while: "reading a pull of \(user.name)", logger: logger) { connection in
             let latest = try await Self.lockUser(user, on: connection, logger: logger).seq
+            try await Self.admit(device, for: user, on: connection, logger: logger)
             // A cursor past the feed's end: the device was restored from an older copy. Read from the start.
             let reset = cursor > latest
             let start = reset ? 0 : cursor
@@ -170,10 +173,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             // A pull of no changes (`limit=0`) registers no device (see SQLiteSyncBackend).
             if limit > 0 {
                 try await connection.query("""
-                    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
-                    VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(reset ? 0 : cursor), \(now))
+                    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
+                    VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(reset ? 0 : cursor), \(now), \(user.token))
                     ON CONFLICT (user_id, device) DO UPDATE
-                    SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen
+                    SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen, token = excluded.token
                     """, logger: logger)
             }
             if limit > 0, !hasMore {
@@ -196,33 +199,46 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
 
     // MARK: - UserDirectory
 
+    /// Adds user `name` with a first device token labelled ``DeviceAccount/firstLabel``.
     public func add(_ name: String, now: Int64) async throws -> AccessToken {
+        try await add(name, device: DeviceAccount.firstLabel, now: now)
+    }
+
+    public func add(_ name: String, device: String, now: Int64) async throws -> AccessToken {
         let name = try UserStore.canonicalName(name)
+        let label = try UserStore.canonicalLabel(device)
         let token = AccessToken.generate()
         var generator = SystemRandomNumberGenerator()
         let feed = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let added = try await rows("adding user \(name)", """
-            INSERT INTO users (name, token_hash, feed, created_at)
-            VALUES (\(name), decode(\(Hex.encode(token.hash)), 'hex'), decode(\(Hex.encode(feed)), 'hex'), \(now))
-            ON CONFLICT (name) DO NOTHING RETURNING id
+            WITH added AS (
+                INSERT INTO users (name, feed, created_at) VALUES (\(name), decode(\(Hex.encode(feed)), 'hex'), \(now))
+                ON CONFLICT (name) DO NOTHING RETURNING id)
+            INSERT INTO device_tokens (user_id, label, token_hash, created_at)
+            SELECT id, \(label), decode(\(Hex.encode(token.hash)), 'hex'), \(now) FROM added RETURNING id
             """)
         guard added > 0 else { throw ServerStorageError.userExists(name) }
         return token
     }
 
-    public func issueToken(for name: String) async throws -> AccessToken {
+    public func issueToken(for name: String, device: String, now: Int64) async throws -> AccessToken {
         let name = try UserStore.canonicalName(name)
+        let label = try UserStore.canonicalLabel(device)
         let token = AccessToken.generate()
-        guard try await rows("giving \(name) a token", "UPDATE users SET token_hash = decode(\(Hex.encode(token.hash)), 'hex') WHERE name = \(name) RETURNING id") > 0 else {
-            throw ServerStorageError.noSuchUser(name)
+        let issued = try await PostgresTransaction.run(client, while: "giving \(name) a token", logger: logger) { connection in
+            let user = try await Self.userID(name, on: connection, logger: logger)
+            try await connection.query("DELETE FROM device_tokens WHERE user_id = \(user)", logger: logger)
+            try await Self.insertToken(token, label: label, user: user, now: now, on: connection, logger: logger)
+            return token
         }
-        return token
+        return issued
     }
 
     public func revoke(_ name: String) async throws {
         let name = try UserStore.canonicalName(name)
-        guard try await rows("revoking \(name)'s token", "UPDATE users SET token_hash = NULL WHERE name = \(name) RETURNING id") > 0 else {
-            throw ServerStorageError.noSuchUser(name)
+        try await PostgresTransaction.run(client, while: "revoking \(name)'s tokens", logger: logger) { connection in
+            let user = try await Self.userID(name, on: connection, logger: logger)
+            try await connection.query("DELETE FROM device_tokens WHERE user_id = \(user)", logger: logger)
         }
     }
 
@@ -237,7 +253,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         do {
             var users: [UserAccount] = []
             let rows = try await client.query("""
-                SELECT name, token_hash IS NOT NULL, created_at,
+                SELECT name, EXISTS (SELECT 1 FROM device_tokens t WHERE t.user_id = users.id), created_at,
                     (SELECT count(*) FROM user_favorites f WHERE f.user_id = users.id AND NOT f.removed),
                     (SELECT count(*) FROM user_devices d WHERE d.user_id = users.id)
                 FROM users ORDER BY name COLLATE "C"
@@ -248,6 +264,91 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             return users
         } catch {
             throw PostgresStorageError.wrapping(error, while: "listing the users")
+        }
+    }
+
+    public func addDevice(_ label: String, of user: String, now: Int64) async throws -> AccessToken {
+        let name = try UserStore.canonicalName(user)
+        let label = try UserStore.canonicalLabel(label)
+        let token = AccessToken.generate()
+        return try await PostgresTransaction.run(client, while: "adding device \(label) of \(name)", logger: logger) { connection in
+            let user = try await Self.userID(name, on: connection, logger: logger)
+            let taken = try await connection.query(
+                "SELECT 1 FROM device_tokens WHERE user_id = \(user) AND label = \(label)", logger: logger).collect()
+            guard taken.isEmpty else { throw ServerStorageError.deviceExists(user: name, label: label) }
+            try await Self.insertToken(token, label: label, user: user, now: now, on: connection, logger: logger)
+            return token
+        }
+    }
+
+    public func devices(of user: String) async throws -> [DeviceAccount] {
+        let name = try UserStore.canonicalName(user)
+        return try await PostgresTransaction.run(client, while: "listing the devices of \(name)", logger: logger) { connection in
+            let user = try await Self.userID(name, on: connection, logger: logger)
+            var devices: [DeviceAccount] = []
+            let rows = try await connection.query("""
+                SELECT t.label, t.created_at, t.shared, encode(d.device, 'hex'), d.last_seen, d.pulled, d.pushed,
+                    CASE WHEN d.device IS NULL THEN 0 ELSE
+                        (SELECT count(*) FROM user_favorites f WHERE f.user_id = t.user_id AND f.removed AND f.seq > d.pulled) END
+                FROM device_tokens t LEFT JOIN user_devices d ON d.token = t.id
+                WHERE t.user_id = \(user) ORDER BY t.label COLLATE "C", d.device
+                """, logger: logger)
+            for try await (label, addedAt, shared, device, lastSeen, pulled, pushed, held)
+                in rows.decode((String, Int64, Bool, String?, Int64?, Int64?, Int64?, Int64).self) {
+                devices.append(DeviceAccount(
+                    label: label, addedAt: addedAt, shared: shared, device: device, lastSeen: lastSeen, pulled: pulled, pushed: pushed,
+                    tombstonesHeld: Int(held)))
+            }
+            return devices
+        }
+    }
+
+    public func revokeDevice(_ label: String, of user: String) async throws {
+        let name = try UserStore.canonicalName(user)
+        let label = try UserStore.canonicalLabel(label)
+        try await PostgresTransaction.run(client, while: "revoking device \(label) of \(name)", logger: logger) { connection in
+            let user = try await Self.userID(name, on: connection, logger: logger)
+            let deleted = try await connection.query(
+                "DELETE FROM device_tokens WHERE user_id = \(user) AND label = \(label) RETURNING id", logger: logger).collect()
+            guard !deleted.isEmpty else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
+        }
+    }
+
+    private static func userID(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        for try await id in try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger).decode(Int64.self) {
+            return id
+        }
+        throw ServerStorageError.noSuchUser(name)
+    }
+
+    private static func insertToken(_ token: AccessToken, label: String, user: Int64, now: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO device_tokens (user_id, label, token_hash, created_at)
+            VALUES (\(user), \(label), decode(\(Hex.encode(token.hash)), 'hex'), \(now))
+            """, logger: logger)
+    }
+
+    /// Whether `user`'s token serves `device` (``DeviceBinding``, the rule
+    /// ``UserStore``'s admit applies too), binding it on its first sync; in the caller's
+    /// transaction, the user's row locked.
+    private static func admit(_ device: DeviceID, for user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query("""
+            SELECT encode(device, 'hex'), shared,
+                EXISTS (SELECT 1 FROM device_tokens o WHERE o.user_id = t.user_id AND o.device = decode(\(device.description), 'hex') AND o.id <> t.id)
+            FROM device_tokens t WHERE t.id = \(user.token) AND t.user_id = \(user.id)
+            """, logger: logger)
+        var facts: (bound: DeviceID?, shared: Bool, taken: Bool)?
+        for try await (bound, shared, taken) in rows.decode((String?, Bool, Bool).self) {
+            facts = (bound.flatMap(DeviceID.init(hex:)), shared, taken)
+        }
+        // Revoked since it was checked: answered as any refused token.
+        guard let facts else { throw ServerStorageError.noSuchUser(user.name) }
+        switch DeviceBinding.decide(device: device, bound: facts.bound, shared: facts.shared, takenByAnother: facts.taken) {
+        case .admitted: break
+        case .bind:
+            try await connection.query(
+                "UPDATE device_tokens SET device = decode(\(device.description), 'hex') WHERE id = \(user.token) AND device IS NULL", logger: logger)
+        case .refused: throw ServerStorageError.tokenOfAnotherDevice(user: user.name, label: user.device)
         }
     }
 
@@ -326,9 +427,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             ), moved AS (
                 UPDATE users SET seq = \(seq + Int64(changes.count)) WHERE id = \(user.id) AND \(!changes.isEmpty)
             ), recorded AS (
-                INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
-                VALUES (\(user.id), decode(\(device.description), 'hex'), \(through), 0, \(now))
-                ON CONFLICT (user_id, device) DO UPDATE SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen
+                INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
+                VALUES (\(user.id), decode(\(device.description), 'hex'), \(through), 0, \(now), \(user.token))
+                ON CONFLICT (user_id, device) DO UPDATE
+                SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen, token = excluded.token
                 RETURNING pushed
             )
             SELECT (SELECT pushed FROM recorded), ARRAY(SELECT id FROM merged)

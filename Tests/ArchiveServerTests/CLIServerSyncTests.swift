@@ -25,7 +25,8 @@ struct CLIServerSyncTests {
     @Test(arguments: ServiceBackend.allCases)
     func twoDevicesConvergeThroughTheService(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
+        let token = try server.addUser("alice")  // the phone's: it binds to the phone at its first sync
+        let laptopToken = try server.addDevice("laptop", of: "alice")
         let directory = server.directory
         let phone = directory.path("phone.sqlite3"), laptop = directory.path("laptop.sqlite3")
         for id in ["17", "21"] { #expect(try archive(["add", id], database: phone, in: directory).status == 0) }
@@ -34,7 +35,7 @@ struct CLIServerSyncTests {
         let first = try archive(["sync", "--server", server.url, "--token", token, "--json"], database: phone, in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try moved(first) == (0, 2))
-        let second = try archive(["sync", "--server", server.url, "--json"], database: laptop, in: directory, environment: ["ARCHIVE_SYNC_TOKEN": token])
+        let second = try archive(["sync", "--server", server.url, "--json"], database: laptop, in: directory, environment: ["ARCHIVE_SYNC_TOKEN": laptopToken])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try moved(second) == (2, 1))
         #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
@@ -43,7 +44,7 @@ struct CLIServerSyncTests {
 
         // The laptop un-hearts 17: the phone follows.
         #expect(try archive(["remove", "17"], database: laptop, in: directory).status == 0)
-        #expect(try archive(["sync", "--server", server.url, "--token", token], database: laptop, in: directory).status == 0)
+        #expect(try archive(["sync", "--server", server.url, "--token", laptopToken], database: laptop, in: directory).status == 0)
         #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
         #expect(try favoriteIDs(phone, in: directory) == [21, 33])
         // The server kept as a setting: `archive sync` alone meets it.

@@ -37,17 +37,17 @@ struct ServerConvergenceTests {
 
     @Test(arguments: ServiceBackend.allCases, runSeeds)
     func devicesConvergeThroughTheService(backend kind: ServiceBackend, seed: UInt64) async throws {
-        try await kind.withBackend(now: Self.start) { backend, token, tombstoneCount in
-            try await Self.converge(backend: backend, token: token, tombstoneCount: tombstoneCount, seed: seed, kind: kind)
+        try await kind.withBackend(now: Self.start) { backend, devices, tombstoneCount in
+            try await Self.converge(backend: backend, devices: devices, tombstoneCount: tombstoneCount, seed: seed, kind: kind)
         }
     }
 
-    static func converge(backend: any SyncBackend, token: AccessToken, tombstoneCount: () async throws -> Int, seed: UInt64, kind: ServiceBackend) async throws {
+    static func converge(backend: any SyncBackend, devices users: BackendDevices, tombstoneCount: () async throws -> Int, seed: UInt64, kind: ServiceBackend) async throws {
         var random = SeededGenerator(seed: seed)
         let count = Int.random(in: 2...5, using: &random)
         let clocks = (0..<count).map { _ in ManualClock(Self.start + Int64.random(in: -3...3, using: &random) * Self.hour) }
         let devices = try clocks.map { clock in try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { clock.now() }) }
-        let transport = try await BackendTransport(backend: backend, token: token)
+        let transport = BackendTransport(devices: users)
         var made: [FavoriteChange] = []
 
         // Each device meets the service once before it is used (docs/SYNC-API.md: a device
@@ -129,10 +129,10 @@ struct ServerConvergenceTests {
     /// parallel transactions), it ends with the merge rule's answer.
     @Test(arguments: ServiceBackend.allCases)
     func concurrentPushesOfTheSameFavoritesEndWithTheRulesAnswer(backend kind: ServiceBackend) async throws {
-        try await kind.withBackend(now: Self.start, connections: 8) { backend, token, _ in
-            let user = try #require(try await backend.authenticate(token))
+        try await kind.withBackend(now: Self.start, connections: 8) { backend, devices, _ in
             var random = SeededGenerator(seed: 48)
             var pushes: [(device: DeviceID, batches: [[FavoriteChange]])] = []
+            var signedIn: [AuthenticatedUser] = []
             for byte in UInt8(1)...8 {
                 let device = DeviceID(bytes: [UInt8](repeating: byte, count: 16))!
                 let batches = (0..<15).map { _ in
@@ -144,9 +144,10 @@ struct ServerConvergenceTests {
                     }
                 }
                 pushes.append((device, batches))
+                signedIn.append(try await devices.user(for: device))
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for (device, batches) in pushes {
+                for ((device, batches), user) in zip(pushes, signedIn) {
                     group.addTask {
                         for batch in batches { _ = try await backend.push(batch, from: device, through: 0, seen: 0, for: user) }
                     }
@@ -157,6 +158,7 @@ struct ServerConvergenceTests {
             var held: [Int: FavoriteChange] = [:]
             var cursor: Int64 = 0
             let reader = DeviceID(bytes: [UInt8](repeating: 0xEE, count: 16))!
+            let user = try await devices.user(for: reader)
             while true {
                 let page = try await backend.pull(for: user, device: reader, after: cursor, limit: 7)
                 for (index, wire) in page.changes.enumerated() { let change = try wire.change(index: index); held[change.id] = change }
@@ -194,14 +196,14 @@ struct ServerConvergenceTests {
 /// JSON and decoded again, and checked as the HTTP front checks it.
 final class BackendTransport: SyncTransport {
     let backend: any SyncBackend
-    let user: AuthenticatedUser
+    /// The user's devices, each signed in with its own token.
+    let devices: BackendDevices
     private let faults = Mutex((loseAnswer: false, failPush: false))
     private let sent = Mutex<[SyncPushRequest]>([])
 
-    init(backend: any SyncBackend, token: AccessToken) async throws {
-        self.backend = backend
-        guard let user = try await backend.authenticate(token) else { throw SyncTransportError.unauthorized(server: "test") }
-        self.user = user
+    init(devices: BackendDevices) {
+        self.backend = devices.backend
+        self.devices = devices
     }
 
     /// The next push is applied, then its answer lost.
@@ -212,7 +214,7 @@ final class BackendTransport: SyncTransport {
     func clearFaults() { faults.withLock { $0 = (false, false) } }
 
     func pull(device: DeviceID, cursor: Int64, limit: Int) async throws -> SyncPullResponse {
-        try Self.roundTrip(try await backend.pull(for: user, device: device, after: cursor, limit: limit))
+        try Self.roundTrip(try await backend.pull(for: try await devices.user(for: device), device: device, after: cursor, limit: limit))
     }
 
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
@@ -226,7 +228,7 @@ final class BackendTransport: SyncTransport {
         let answer: SyncPushResponse
         do {
             let changes = try received.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock())
-            answer = try await backend.push(changes, from: device, through: received.through, seen: received.seen, for: user)
+            answer = try await backend.push(changes, from: device, through: received.through, seen: received.seen, for: try await devices.user(for: device))
         } catch let error as SyncWireError {
             // As the HTTP front answers them: a refused batch is a 400, a stale push a 409;
             // anything else fails the test as it is.
@@ -247,7 +249,8 @@ final class BackendTransport: SyncTransport {
         guard let request = all.randomElement(using: &random), let device = DeviceID(hex: request.device) else { return }
         do {
             _ = try await backend.push(
-                try request.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock()), from: device, through: 0, seen: request.seen, for: user)
+                try request.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock()), from: device, through: 0, seen: request.seen,
+                for: try await devices.user(for: device))
         } catch ServerStorageError.stalePush {
             // Refused: it was made before tombstones the service has dropped since.
         }

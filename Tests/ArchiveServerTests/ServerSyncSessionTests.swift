@@ -92,7 +92,7 @@ struct ServerSyncSessionTests {
         #expect(summary.sent.applied == 10)
         #expect(transport.sent.allSatisfy { $0 <= 3 } && transport.sent.reduce(0, +) == 10, "\(transport.sent)")
         let laptop = try ArchiveDatabase.inMemory()
-        _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: token))
+        _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: try server.addDevice("laptop", of: "alice")))
         #expect(try Self.ids(laptop) == Array(1...10))
     }
 
@@ -104,7 +104,7 @@ struct ServerSyncSessionTests {
         let laptop = try ArchiveDatabase.inMemory()
         try laptop.favorites.create(contentsOf: (1...3).map(Self.object))
         _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: token))
-        let transport = try Scripted(server: server.url, token: token)
+        let transport = try Scripted(server: server.url, token: try server.addDevice("phone", of: "alice"))
         transport.feedFrom.withLock { $0 = (2, String(repeating: "cd", count: 16)) }
         let phone = try ArchiveDatabase.inMemory()
         do {
@@ -138,7 +138,7 @@ struct ServerSyncSessionTests {
         let summary = try await ServerSyncSession.run(restored, through: try HTTPSyncTransport(server: server.url, token: token))
         #expect(summary.sent.applied == 1 && summary.sent.alreadyHeld == 1, "\(summary.sent)")
         let laptop = try ArchiveDatabase.inMemory()
-        _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: token))
+        _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: try server.addDevice("laptop", of: "alice")))
         #expect(try Self.ids(laptop) == [1, 2, 3, 4, 5, 9])
         #expect(try Self.ids(restored) == [1, 2, 3, 4, 5, 9])
     }
@@ -153,7 +153,7 @@ struct ServerSyncSessionTests {
         let laptop = try ArchiveDatabase.inMemory()
         try laptop.favorites.create(Self.object(1))
         _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: token))
-        let transport = try Scripted(server: server.url, token: token)
+        let transport = try Scripted(server: server.url, token: try server.addDevice("phone", of: "alice"))
         let command = [ServiceProcess.executable.path, "users", action, "alice"] + server.storageArguments
         let environment = ServiceProcess.environment(server.directory)
         transport.beforePush.withLock { $0 = {
@@ -177,7 +177,7 @@ struct ServerSyncSessionTests {
 }
 
 extension ServiceProcess {
-    /// A new token for alice (the old one stops working).
+    /// A new token for alice (every earlier one stops working).
     func addUserToken() throws -> String {
         try admin(["users", "token", "alice"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

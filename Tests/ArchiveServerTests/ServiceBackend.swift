@@ -37,16 +37,19 @@ enum ServiceBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         }
     }
 
-    /// Runs `body` with a new, empty backend of this kind, user `alice` added, her token,
-    /// and a way to count the tombstones the backend keeps.
+    /// Runs `body` with a new, empty backend of this kind, user `alice` added and her
+    /// devices (each signing in with a token of its own), and a way to count the tombstones
+    /// the backend keeps.
     func withBackend(
-        now: Int64, connections: Int = 2, _ body: (any SyncBackend, AccessToken, _ tombstones: () async throws -> Int) async throws -> Void
+        now: Int64, connections: Int = 2, _ body: (any SyncBackend, BackendDevices, _ tombstones: () async throws -> Int) async throws -> Void
     ) async throws {
         switch self {
         case .sqlite:
             let server = try ServerDatabase(path: ":memory:")
-            let token = try UserStore(database: server).add("alice", now: now)
-            try await body(SQLiteSyncBackend(database: server), token) {
+            let users = UserStore(database: server)
+            _ = try users.add("alice", now: now)
+            let backend = SQLiteSyncBackend(database: server)
+            try await body(backend, BackendDevices(backend: backend, users: users, user: "alice", now: now)) {
                 try server.queue.read { db in try db.fetchOne("SELECT count(*) FROM user_favorites WHERE removed = 1") { try $0.int(at: 0) } } ?? -1
             }
         case .postgres:
@@ -55,8 +58,8 @@ enum ServiceBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
             var logger = Logger(label: "tests")
             logger.logLevel = .warning
             try await PostgresSyncStorage.with(try PostgresLocation(url: url), maximumConnections: connections, logger: logger) { storage in
-                let token = try await storage.add("alice", now: now)
-                try await body(storage, token) {
+                _ = try await storage.add("alice", now: now)
+                try await body(storage, BackendDevices(backend: storage, users: storage, user: "alice", now: now)) {
                     Int(try postgres.query("SELECT count(*) FROM user_favorites WHERE removed", in: url)) ?? -1
                 }
             }

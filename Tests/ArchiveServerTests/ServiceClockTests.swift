@@ -25,10 +25,10 @@ struct ServiceClockTests {
     @Test(arguments: ServiceBackend.allCases)
     func aClockHoursAheadDoesNotReorderChangesMadeAfterSeeingIt(backend: ServiceBackend) async throws {
         let server = try ServiceProcess(backend)
-        let transport = try RecordingTransport(server: server.url, token: try server.addUser("alice"))
         let phoneClock = ManualClock(Self.start + 5 * Self.hour), laptopClock = ManualClock(Self.start)
         let phone = try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { phoneClock.now() })
         let laptop = try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { laptopClock.now() })
+        let transport = try RecordingTransport(server: server.url, devices: [phone, laptop], tokens: try server.addUserWithDevices("alice"))
         var made: [FavoriteChange] = []
         for device in [phone, laptop] { _ = try await ServerSyncSession.run(device, through: transport) }
 
@@ -62,10 +62,11 @@ struct ServiceClockTests {
     @Test(arguments: ServiceBackend.allCases)
     func aDeviceOfflineForMonthsConvergesWithoutAReset(backend: ServiceBackend) async throws {
         let server = try ServiceProcess(backend)
-        let transport = try RecordingTransport(server: server.url, token: try server.addUser("alice"))
         var random = SeededGenerator(seed: 4_848)
         let clocks = [ManualClock(Self.start), ManualClock(Self.start + 2 * Self.hour), ManualClock(Self.start - Self.hour)]
         let devices = try clocks.map { clock in try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { clock.now() }) }
+        let tokens = try server.addUserWithDevices("alice")
+        let transport = try RecordingTransport(server: server.url, devices: devices, tokens: tokens)
         let (phone, tablet, laptop) = (devices[0], devices[1], devices[2])
         var made: [FavoriteChange] = []
         func change(_ device: ArchiveDatabase, _ work: () throws -> Void) throws {
@@ -105,6 +106,7 @@ struct ServiceClockTests {
             #expect(held == answer, "\(backend): the \(name) differs from the merge rule's answer: holds \(held.keys.sorted()), the rule \(answer.keys.sorted())")
         }
         let newcomer = try ArchiveDatabase(path: ArchiveDatabase.inMemoryPath, wallClock: { Self.start })
+        try transport.add(newcomer, tokens: tokens)
         _ = try await ServerSyncSession.run(newcomer, through: transport)
         #expect(Dictionary(uniqueKeysWithValues: try newcomer.favorites.allObjects().map { ($0.id, $0) }) == answer, "\(backend): the service differs")
         #expect(transport.anomalies.isEmpty, "\(backend): \(transport.anomalies)")
@@ -124,26 +126,42 @@ struct ServiceClockTests {
 
 /// The real HTTP transport, recording what a sync should never meet when clocks are wrong:
 /// a pull that resets the device, a push refused as stale.
+/// Each device syncs with its own token (``DeviceTokens``).
 final class RecordingTransport: SyncTransport {
-    let http: HTTPSyncTransport
+    let server: String
+    private let transports = Mutex<[DeviceID: HTTPSyncTransport]>([:])
     private let seen = Mutex<[String]>([])
 
-    init(server: String, token: String) throws {
-        http = try HTTPSyncTransport(server: server, token: token)
+    init(server: String, devices: [ArchiveDatabase], tokens: DeviceTokens) throws {
+        self.server = server
+        for device in devices { try add(device, tokens: tokens) }
+    }
+
+    /// Lets `device` sync, with its own token.
+    func add(_ device: ArchiveDatabase, tokens: DeviceTokens) throws {
+        let id = try device.favorites.deviceID()
+        let http = try HTTPSyncTransport(server: server, token: try tokens(id))
+        transports.withLock { $0[id] = http }
+    }
+
+    private func http(_ device: DeviceID) throws -> HTTPSyncTransport {
+        guard let http = transports.withLock({ $0[device] }) else { throw SyncTransportError.unauthorized(server: "device \(device) has no token in this test") }
+        return http
     }
 
     /// What went wrong, in order.
     var anomalies: [String] { seen.withLock { $0 } }
 
     func pull(device: DeviceID, cursor: Int64, limit: Int) async throws -> SyncPullResponse {
-        let page = try await http.pull(device: device, cursor: cursor, limit: limit)
+        let page = try await http(device).pull(device: device, cursor: cursor, limit: limit)
         if page.reset { seen.withLock { $0.append("device \(device) was reset at cursor \(cursor)") } }
         return page
     }
 
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
         do {
-            return try await http.push(request)
+            guard let device = DeviceID(hex: request.device) else { throw SyncTransportError.badAnswer(server: server, reason: "device") }
+            return try await http(device).push(request)
         } catch {
             seen.withLock { $0.append("a push of device \(request.device) was refused: \(error)") }
             throw error

@@ -38,13 +38,13 @@ struct ServiceDurabilityTests {
     @Test func aSyncIsOnDiskBeforeItSaysSynced() throws {
         let directory = try TemporaryDirectory()
         let server = try ServiceProcess(directory: directory)
-        let token = try server.addUser("alice")
+        let tokens = try server.addUserWithDevices("alice")
         let laptop = Changes.device(2)
-        #expect(try server.push([Changes.stored(7, at: 1_000, by: laptop)], device: laptop, token: token).status == 200)
+        #expect(try server.push([Changes.stored(7, at: 1_000, by: laptop)], device: laptop, token: try tokens(laptop)).status == 200)
         let phone = directory.path("phone.sqlite3")
         _ = try ServiceProcess.archive(["add", "21"], database: phone, in: directory)
         var environment = ServiceProcess.environment(directory)
-        environment["ARCHIVE_SYNC_TOKEN"] = token
+        environment["ARCHIVE_SYNC_TOKEN"] = try tokens.database(phone)
         let (trace, result) = try SyscallTrace.run(
             BuiltProduct.url(named: "archive").path, ["sync", "--server", server.url, "--database", phone],
             environment: environment, in: directory)

@@ -17,7 +17,7 @@ struct ServiceFaultTests {
     func acknowledgedPushesSurviveAKilledServer(backend: ServiceBackend) throws {
         var random = SeededGenerator(seed: 48)
         var server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
+        let token = try server.addUser("alice"), readerToken = try server.addDevice("reader", of: "alice")
         let phone = Changes.device(0x48), reader = Changes.device(0x49)
         var acknowledged: Set<Int> = []
         var nextID = 1
@@ -69,7 +69,7 @@ struct ServiceFaultTests {
             var held: Set<Int> = []
             var cursor: Int64 = 0
             while true {
-                let (response, page) = try server.pull(device: reader, cursor: cursor, token: token)
+                let (response, page) = try server.pull(device: reader, cursor: cursor, token: readerToken)
                 let read = try #require(page, "pull answered \(response.status): \(response.text)")
                 held.formUnion(read.changes.map(\.id))
                 cursor = read.cursor
@@ -102,7 +102,10 @@ struct ServiceFaultTests {
         // saturated machine's slow pushes with PostgreSQL up are not refused for it.
         let server = try ServiceProcess(
             .postgres, arguments: ["--request-timeout", "5", "--postgres-connections", "4"], database: try postgres.newDatabase())
-        let token = try server.addUser("alice")
+        _ = try server.addUser("alice")
+        // Each pusher's own token, and the reader's.
+        let tokens = try (0..<4).map { try server.addDevice("pusher-\($0)", of: "alice") }
+        let readerToken = try server.addDevice("reader", of: "alice")
         let url = server.url
         // 0: PostgreSQL up, 1: stopped, 2: started again, 3: the devices stop.
         let phase = Atomic<Int>(0)
@@ -112,7 +115,7 @@ struct ServiceFaultTests {
             devices.enter()
             Thread.detachNewThread {
                 defer { devices.leave() }
-                let device = Changes.device(UInt8(0x60 + pusher))
+                let device = Changes.device(UInt8(0x60 + pusher)), token = tokens[pusher]
                 var next = pusher * 1_000_000 + 1
                 var batch: [FavoriteChange] = []
                 while phase.load(ordering: .relaxed) < 3 {
@@ -155,7 +158,7 @@ struct ServiceFaultTests {
         #expect(pushes.refusedIn[1] >= 8, "refused by phase: \(pushes.refusedIn)")
         let health = try server.call("GET", SyncAPI.healthPath)
         #expect(health.status == 200, "the server did not recover: \(health.status) \(health.text)")
-        let held = try Self.pullAll(server, token: token)
+        let held = try Self.pullAll(server, token: readerToken, device: Changes.device(0x7F))
         #expect(pushes.acknowledged.isSubset(of: held), "\(pushes.acknowledged.subtracting(held).count) acknowledged changes lost")
     }
 
@@ -219,16 +222,17 @@ struct ServiceFaultTests {
         let again = try server.push(refused, device: phone, token: token)
         #expect(again.status == 200, "\(again.status): \(again.text)")
         acknowledged.formUnion(refused.map(\.id))
-        let held = try Self.pullAll(server, token: token)
+        let held = try Self.pullAll(server, token: token, device: phone)
         #expect(held == acknowledged, "\(acknowledged.subtracting(held).count) acknowledged changes lost, \(held.subtracting(acknowledged).count) refused ones kept")
     }
 
-    /// Every favorite ID in `server`'s feed for the user of `token`, read by a device of its own.
-    static func pullAll(_ server: ServiceProcess, token: String) throws -> Set<Int> {
+    /// Every favorite ID in `server`'s feed for the user of `token`, read from its start by
+    /// `device` (one the token serves).
+    static func pullAll(_ server: ServiceProcess, token: String, device: DeviceID) throws -> Set<Int> {
         var held: Set<Int> = []
         var cursor: Int64 = 0
         while true {
-            let (response, page) = try server.pull(device: Changes.device(0x7F), cursor: cursor, token: token)
+            let (response, page) = try server.pull(device: device, cursor: cursor, token: token)
             guard let read = page else { throw ServiceFailed(stderr: "pull answered \(response.status): \(response.text)") }
             held.formUnion(read.changes.map(\.id))
             cursor = read.cursor

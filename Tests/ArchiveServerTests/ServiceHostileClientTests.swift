@@ -113,20 +113,20 @@ struct ServiceHostileClientTests {
     @Test(arguments: ServiceBackend.allCases)
     func aProbeRegistersNoDevice(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
+        let tokens = try server.addUserWithDevices("alice")
         let phone = Changes.device(1)
-        #expect(try server.push([Changes.stored(1, at: 1_000, by: phone)], device: phone, token: token).status == 200)
+        #expect(try server.push([Changes.stored(1, at: 1_000, by: phone)], device: phone, token: try tokens(phone)).status == 200)
         for byte in UInt8(2)...5 {
-            #expect(try server.pull(device: Changes.device(byte), limit: 0, token: token).0.status == 200)
+            #expect(try server.pull(device: Changes.device(byte), limit: 0, token: try tokens(Changes.device(byte))).0.status == 200)
         }
         let listed = try server.admin(["users", "list", "--json"])
         let users = (try listed.json() as? [String: Any])?["users"] as? [[String: Any]]
         #expect(users?.first?["devices"] as? Int == 1, "\(listed.stdout)")
         // A removal every real device pulled is dropped, whatever was probed.
-        #expect(try server.push([Changes.removed(1, at: 2_000, by: phone)], device: phone, through: 1, token: token).status == 200)
-        let (_, page) = try server.pull(device: phone, limit: 10, token: token)
-        _ = try server.pull(device: phone, cursor: try #require(page).cursor, limit: 10, token: token)
-        let (_, again) = try server.pull(device: Changes.device(9), limit: 10, token: token)
+        #expect(try server.push([Changes.removed(1, at: 2_000, by: phone)], device: phone, through: 1, token: try tokens(phone)).status == 200)
+        let (_, page) = try server.pull(device: phone, limit: 10, token: try tokens(phone))
+        _ = try server.pull(device: phone, cursor: try #require(page).cursor, limit: 10, token: try tokens(phone))
+        let (_, again) = try server.pull(device: Changes.device(9), limit: 10, token: try tokens(Changes.device(9)))
         #expect(again?.changes.isEmpty == true, "the removal was held back: \(String(describing: again))")
     }
 

@@ -18,12 +18,12 @@ struct ServiceIOErrorTests {
     static let laptop = Changes.device(0x52)
 
     /// The requests, in order: a phone's push, the laptop's pull and push, the phone's pull.
-    static func requests(_ server: ServiceProcess, token: String) throws -> [() throws -> RawHTTPConnection.Response] {
+    static func requests(_ server: ServiceProcess, tokens: (phone: String, laptop: String)) throws -> [() throws -> RawHTTPConnection.Response] {
         [
-            { try server.push((1...5).map { Changes.stored($0, at: 1_000, by: phone) }, device: phone, through: 5, token: token) },
-            { try server.pull(device: laptop, token: token).0 },
-            { try server.push([Changes.removed(3, at: 2_000, by: laptop), Changes.stored(40, at: 2_000, by: laptop)], device: laptop, through: 2, seen: 5, token: token) },
-            { try server.pull(device: phone, cursor: 5, token: token).0 },
+            { try server.push((1...5).map { Changes.stored($0, at: 1_000, by: phone) }, device: phone, through: 5, token: tokens.phone) },
+            { try server.pull(device: laptop, token: tokens.laptop).0 },
+            { try server.push([Changes.removed(3, at: 2_000, by: laptop), Changes.stored(40, at: 2_000, by: laptop)], device: laptop, through: 2, seen: 5, token: tokens.laptop) },
+            { try server.pull(device: phone, cursor: 5, token: tokens.phone).0 },
         ]
     }
 
@@ -42,7 +42,12 @@ struct ServiceIOErrorTests {
             ServiceProcess.executable.path, ["users", "add", "ann", "--database", template.path("server.sqlite3")],
             environment: ServiceProcess.environment(template), timeout: Deadline.standard)
         try #require(added.status == 0, "\(added.stderr)")
-        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let laptopAdded = try ChildProcess.run(
+            ServiceProcess.executable.path, ["devices", "add", "ann", "laptop", "--database", template.path("server.sqlite3")],
+            environment: ServiceProcess.environment(template), timeout: Deadline.standard)
+        try #require(laptopAdded.status == 0, "\(laptopAdded.stderr)")
+        // Each device's own token (every run starts from this template: neither bound yet).
+        let tokens = (phone: added.stdout.trimmingCharacters(in: .whitespacesAndNewlines), laptop: laptopAdded.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         let logs = try TemporaryDirectory()
 
         // Counted once: the calls the start makes, the ones the requests make, and the stop's
@@ -51,7 +56,7 @@ struct ServiceIOErrorTests {
         let log = logs.path("count.log")
         let whole = try Self.start(template, in: counting, environment: try FaultInjection.environment(directory: counting.url.path, at: 0, log: log))
         let started = FaultInjection.calls(inLog: log).count
-        for request in try Self.requests(whole, token: token) { try #require(try request().status == 200) }
+        for request in try Self.requests(whole, tokens: tokens) { try #require(try request().status == 200) }
         let calls = FaultInjection.calls(inLog: log).count
         let expected = try Self.favorites(whole)
         let stopped = FaultInjection.calls(inLog: log).count
@@ -65,7 +70,7 @@ struct ServiceIOErrorTests {
             let directory = try TemporaryDirectory()
             let log = logs.path("\(number).log")
             let server = try Self.start(template, in: directory, environment: try FaultInjection.environment(directory: directory.url.path, at: number, code: code, log: log))
-            for (index, request) in try Self.requests(server, token: token).enumerated() {
+            for (index, request) in try Self.requests(server, tokens: tokens).enumerated() {
                 let answer = try request()
                 guard answer.status != 200 else { continue }
                 let failed = FaultInjection.calls(inLog: log).first { $0.failed }.map { "\($0)" } ?? "no call"

@@ -91,6 +91,20 @@ final class ServiceProcess {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Adds user `name` and returns its devices' tokens: each device ID asked for gets a
+    /// token of its own (`devices add`), as each of a user's devices does.
+    func addUserWithDevices(_ name: String) throws -> DeviceTokens {
+        _ = try addUser(name)
+        return DeviceTokens(server: self, user: name)
+    }
+
+    /// A new token for device `label` of user `user` (`devices add`).
+    func addDevice(_ label: String, of user: String) throws -> String {
+        let result = try admin(["devices", "add", user, label])
+        guard result.status == 0 else { throw ServiceFailed(stderr: result.stderr) }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Sends one request on a connection of its own and reads the answer.
     func call(
         _ method: String, _ target: String, token: String? = nil, headers: [String] = [], body: [UInt8]? = nil, timeout: Duration = .seconds(10)

@@ -10,9 +10,10 @@ import Testing
 struct SyncSecurityTests {
     let device = Changes.device(0x11), other = Changes.device(0x22)
 
-    /// What `token`'s user holds, as a fresh device pulls it.
+    /// What `token`'s user holds, as its device (``device``, which the token is bound to)
+    /// reads the whole feed from its start.
     private func holdings(_ server: ServiceProcess, _ token: String) throws -> [Int: WireChange] {
-        let page = try #require(try server.pull(device: Changes.device(0x7F), token: token).1)
+        let page = try #require(try server.pull(device: device, token: token).1)
         return Dictionary(uniqueKeysWithValues: page.changes.map { ($0.id, $0) })
     }
 

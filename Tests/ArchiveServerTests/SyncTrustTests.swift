@@ -39,21 +39,21 @@ struct SyncTrustTests {
     @Test(arguments: ServiceBackend.allCases)
     func aLostPullAnswerDoesNotLoseARemoval(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
+        let tokens = try server.addUserWithDevices("alice")
         let proxy = try LossyProxy(to: server.url)
         let directory = server.directory
         let (a, b, c) = (directory.path("a.sqlite3"), directory.path("b.sqlite3"), directory.path("c.sqlite3"))
         func sync(_ database: String) throws -> ChildProcess.Result {
-            try archive(["sync", "--server", proxy.url], database: database, in: directory, token: token)
+            try archive(["sync", "--server", proxy.url], database: database, in: directory, token: try tokens.database(database))
         }
-        #expect(try archive(["add", "17"], database: a, in: directory, token: token).status == 0)
-        #expect(try archive(["add", "21"], database: a, in: directory, token: token).status == 0)
+        #expect(try archive(["add", "17"], database: a, in: directory, token: try tokens.database(a)).status == 0)
+        #expect(try archive(["add", "21"], database: a, in: directory, token: try tokens.database(a)).status == 0)
         for database in [a, b] { #expect(try sync(database).status == 0) }
         #expect(try favoriteIDs(b, in: directory) == [17, 21])
 
         // Offline on A: 17 hearted again (a new change). Later, on B: 17 removed, and synced.
-        #expect(try archive(["add", "17"], database: a, in: directory, token: token).status == 0)
-        #expect(try archive(["remove", "17"], database: b, in: directory, token: token).status == 0)
+        #expect(try archive(["add", "17"], database: a, in: directory, token: try tokens.database(a)).status == 0)
+        #expect(try archive(["remove", "17"], database: b, in: directory, token: try tokens.database(b)).status == 0)
         #expect(try sync(b).status == 0)
 
         // A's pull of the removal is answered, and the answer lost.
@@ -77,7 +77,7 @@ struct SyncTrustTests {
     @Test(arguments: ServiceBackend.allCases)
     func aPushOverTheBodyLimitIsCutToFit(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
+        let tokens = try server.addUserWithDevices("alice")
         let directory = server.directory
         let records = (1...1_000).map { id in
             #"{"id":\#(id),"photoUrl":"https://p/\#(id).jpg","category":"洋食","dishName":"料理 \#(id)","shopName":"店","introduction":"\#(String(repeating: "長い紹介", count: 800))"}"#
@@ -85,13 +85,13 @@ struct SyncTrustTests {
         let file = directory.path("long.json")
         #expect(TestFile.create(atPath: file, contents: Data(("[\n" + records.joined(separator: ",\n") + "\n]\n").utf8)))
         let (a, b) = (directory.path("a.sqlite3"), directory.path("b.sqlite3"))
-        let imported = try archive(["import", file], database: a, in: directory, token: token)
+        let imported = try archive(["import", file], database: a, in: directory, token: try tokens.database(a))
         #expect(imported.status == 0, "\(imported.stderr)")
-        let pushed = try archive(["sync", "--server", server.url, "--json"], database: a, in: directory, token: token)
+        let pushed = try archive(["sync", "--server", server.url, "--json"], database: a, in: directory, token: try tokens.database(a))
         #expect(pushed.status == 0, "\(backend): \(pushed.stderr)")
         #expect(((try? pushed.json() as? [String: Any])?["sent"] as? [String: Any])?["applied"] as? Int == 1_000, "\(pushed.stdout)")
-        #expect(try archive(["sync", "--server", server.url], database: b, in: directory, token: token).status == 0)
-        let held = try archive(["favorites", "--json"], database: b, in: directory, token: token)
+        #expect(try archive(["sync", "--server", server.url], database: b, in: directory, token: try tokens.database(b)).status == 0)
+        let held = try archive(["favorites", "--json"], database: b, in: directory, token: try tokens.database(b))
         #expect((try? held.json() as? [String: Any])?["total"] as? Int == 1_000, "\(backend): \(held.stdout.prefix(300))")
     }
 
@@ -102,8 +102,8 @@ struct SyncTrustTests {
     @Test(arguments: ServiceBackend.allCases)
     func pagesAreBoundedInBytesAndEveryDeviceStillSyncs(backend: ServiceBackend) async throws {
         let server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
-        let transport = try HTTPSyncTransport(server: server.url, token: token)
+        let tokens = try server.addUserWithDevices("alice")
+        let phoneToken = try tokens.named("phone"), laptopToken = try tokens.named("laptop")
         let control = String(repeating: "\u{01}\u{02}\u{1F}", count: 3_333)
         let phone = try ArchiveDatabase.inMemory()
         try phone.favorites.create(contentsOf: (1...300).map { id in
@@ -111,17 +111,17 @@ struct SyncTrustTests {
                 id: id, photoUrl: "https://p/\(id).jpg", category: "\u{07}", dishName: "料理 \(id)", shopName: "\u{1B}[31m",
                 introduction: control, storedAt: Date(millisecondsSince1970: 1_700_000_000_000))
         })
-        let sent = try await ServerSyncSession.run(phone, through: transport)
+        let sent = try await ServerSyncSession.run(phone, through: try HTTPSyncTransport(server: server.url, token: phoneToken))
         #expect(sent.sent.applied == 300)
 
         let reader = try #require(DeviceID(hex: "0123456789abcdef0123456789abcdef"))
-        let (response, page) = try server.pull(device: reader, cursor: 0, limit: 1_000, token: token)
+        let (response, page) = try server.pull(device: reader, cursor: 0, limit: 1_000, token: try tokens(reader))
         #expect(response.status == 200 && response.body.count <= SyncAPI.maximumPageBytes, "\(backend): a page of \(response.body.count) bytes")
         let first = try #require(page)
         #expect(first.hasMore && !first.changes.isEmpty && first.changes.count < 300, "\(first.changes.count) changes")
 
         let laptop = try ArchiveDatabase.inMemory()
-        let received = try await ServerSyncSession.run(laptop, through: transport)
+        let received = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: laptopToken))
         #expect(received.received.applied == 300)
         #expect(try laptop.favorites.allObjects().map(\.introduction) == Array(repeating: control, count: 300))
     }
@@ -132,20 +132,20 @@ struct SyncTrustTests {
     @Test(arguments: ServiceBackend.allCases)
     func aPushStampedTooFarAheadIsRefusedNamingTheDevice(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)
-        let token = try server.addUser("alice")
+        let tokens = try server.addUserWithDevices("alice")
         let now = SQLiteStoredArchiveDataRepository.systemClock()
         let broken = Changes.device(0xB0), honest = Changes.device(0x0B)
         let day = HybridTimestamp.maximumLead
         for (ahead, words) in [(64 * 365 * day + day, "64 years"), (HybridTimestamp.maximumMilliseconds - now, "years"), (3 * day + HybridTimestamp.maximumLead / 24, "3 days")] {
             let response = try server.push(
-                [Changes.stored(5, at: now, by: honest), Changes.removed(6, at: now + ahead, by: broken)], device: broken, token: token)
+                [Changes.stored(5, at: now, by: honest), Changes.removed(6, at: now + ahead, by: broken)], device: broken, token: try tokens(broken))
             #expect(response.status == 400, "\(backend): \(response.text)")
             let message = (try? response.json() as? [String: Any])?["error"] as? String ?? ""
             #expect(message.contains("ahead of the server's clock by device \(broken)") && message.contains(words), "\(message)")
         }
-        let (_, page) = try server.pull(device: honest, token: token)
+        let (_, page) = try server.pull(device: honest, token: try tokens(honest))
         #expect(page?.changes.isEmpty == true, "\(backend): a refused batch left \(page?.changes.count ?? -1) changes")
-        #expect(try server.push([Changes.stored(7, at: now + day - 60_000, by: honest)], device: honest, token: token).status == 200)
+        #expect(try server.push([Changes.stored(7, at: now + day - 60_000, by: honest)], device: honest, token: try tokens(honest)).status == 200)
     }
 
     /// A user removed, and another added, while a request of the first is past its token
@@ -157,9 +157,9 @@ struct SyncTrustTests {
     func aRemovedUsersRequestNeverReachesAUserAddedSince(backend: ServiceBackend) async throws {
         let now = SQLiteStoredArchiveDataRepository.systemClock()
         try await backend.withUsers(now: now) { service, users in
-            let removed = try #require(try await service.authenticate(try await users.add("alice", now: now)))
+            let removed = try #require(try await service.authenticate(try await users.add("alice", device: "first", now: now)))
             try await users.remove("alice")
-            let added = try #require(try await service.authenticate(try await users.add("bob", now: now)))
+            let added = try #require(try await service.authenticate(try await users.add("bob", device: "first", now: now)))
             if backend == .sqlite { #expect(added.id == removed.id, "the trap is not set: bob did not take alice's row ID") }
             let device = Changes.device(0xA1)
             await #expect(throws: ServerStorageError.noSuchUser("alice")) {

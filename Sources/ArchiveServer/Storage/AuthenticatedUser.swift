@@ -1,6 +1,7 @@
 public import ArchiveStorage
 
-/// The user a request's token belongs to: every read and write of the request is scoped to it.
+/// The user a request's token belongs to: every read and write of the request is scoped to
+/// it, and its device ID must be one the token serves (``DeviceBinding``).
 public struct AuthenticatedUser: Sendable, Hashable {
     /// The user's row.
     public let id: Int64
@@ -8,12 +9,18 @@ public struct AuthenticatedUser: Sendable, Hashable {
     public let name: String
     /// The user's change feed.
     public let feed: DeviceID
+    /// The device token's row.
+    public let token: Int64
+    /// The device token's label (for logs).
+    public let device: String
 
-    /// The user `id` named `name`, whose change feed is `feed` (made by a storage backend
-    /// once the user's token is checked).
-    package init(id: Int64, name: String, feed: DeviceID) {
+    /// The user `id` named `name`, whose change feed is `feed`, signed in with token row
+    /// `token` labelled `device` (made by a storage backend once the token is checked).
+    package init(id: Int64, name: String, feed: DeviceID, token: Int64, device: String) {
         self.id = id
         self.name = name
         self.feed = feed
+        self.token = token
+        self.device = device
     }
 }

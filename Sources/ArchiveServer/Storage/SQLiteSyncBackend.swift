@@ -42,6 +42,7 @@ public struct SQLiteSyncBackend: SyncBackend {
         return try await run("applying a push of \(user.name)") {
             try database.queue.write { db in
                 var (seq, collected) = try Self.userState(user, in: db)
+                try UserStore.admit(device, for: user, in: db)
                 guard seen >= collected else { throw ServerStorageError.stalePush(seen: seen, collected: collected) }
                 var summary = SyncPushResponse(applied: 0, superseded: 0, alreadyHeld: 0, pushed: 0)
                 for change in changes {
@@ -58,9 +59,9 @@ public struct SQLiteSyncBackend: SyncBackend {
                 }
                 try db.execute("UPDATE users SET seq = ? WHERE id = ?", seq, user.id)
                 try db.execute("""
-                    INSERT INTO user_devices (user, device, pushed, pulled, last_seen) VALUES (?, ?, ?, 0, ?)
-                    ON CONFLICT (user, device) DO UPDATE SET pushed = max(pushed, excluded.pushed), last_seen = excluded.last_seen
-                    """, user.id, device.bytes, through, now)
+                    INSERT INTO user_devices (user, device, pushed, pulled, last_seen, token) VALUES (?, ?, ?, 0, ?, ?)
+                    ON CONFLICT (user, device) DO UPDATE SET pushed = max(pushed, excluded.pushed), last_seen = excluded.last_seen, token = excluded.token
+                    """, user.id, device.bytes, through, now, user.token)
                 summary.pushed = try Self.pushed(by: device, of: user, in: db)
                 return summary
             }
@@ -72,6 +73,7 @@ public struct SQLiteSyncBackend: SyncBackend {
         return try await run("reading a pull of \(user.name)") {
             try database.queue.write { db in
                 let latest = try Self.userState(user, in: db).seq
+                try UserStore.admit(device, for: user, in: db)
                 // A cursor past the feed's end: this database was restored from an older copy
                 // (its seqs will be given again). Read the feed from its start.
                 let reset = cursor > latest
@@ -91,9 +93,9 @@ public struct SQLiteSyncBackend: SyncBackend {
                 // no device: every registered device holds later tombstones back until it pulls.
                 if limit > 0 {
                     try db.execute("""
-                        INSERT INTO user_devices (user, device, pushed, pulled, last_seen) VALUES (?1, ?2, 0, ?3, ?4)
-                        ON CONFLICT (user, device) DO UPDATE SET pulled = max(pulled, excluded.pulled), last_seen = excluded.last_seen
-                        """, user.id, device.bytes, reset ? 0 : cursor, now)
+                        INSERT INTO user_devices (user, device, pushed, pulled, last_seen, token) VALUES (?1, ?2, 0, ?3, ?4, ?5)
+                        ON CONFLICT (user, device) DO UPDATE SET pulled = max(pulled, excluded.pulled), last_seen = excluded.last_seen, token = excluded.token
+                        """, user.id, device.bytes, reset ? 0 : cursor, now, user.token)
                 }
                 if limit > 0, !hasMore {
                     // Every device of the user has now applied these tombstones: they go, and a

@@ -7,6 +7,15 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case userExists(String)
     /// A user operation on a name that does not exist.
     case noSuchUser(String)
+    /// A device label that is empty, too long, or not letters, digits, `.`, `_`, `-`.
+    case invalidDeviceLabel(String)
+    /// `devices add` of a label the user has already.
+    case deviceExists(user: String, label: String)
+    /// A device operation on a label the user does not have.
+    case noSuchDevice(user: String, label: String)
+    /// A request whose device ID the token does not serve (``DeviceBinding/refused``): the
+    /// token is bound to another device, or this device has a token of its own (`403`).
+    case tokenOfAnotherDevice(user: String, label: String)
     /// The file at `path` is not the sync service's database.
     case notAServiceDatabase(path: String, reason: String)
     /// A row of the service's database that cannot be read back.
@@ -30,6 +39,14 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
             "user \(name) exists already: `archive-server users token \(name)` gives a new token (the old one stops working)"
         case .noSuchUser(let name):
             "no user named \(name): `archive-server users list` shows them"
+        case .invalidDeviceLabel(let label):
+            "invalid device label \(label.prefix(80).debugDescription): use 1 to 64 letters, digits, '.', '_' or '-', with a letter or a digit (labels ignore case)"
+        case .deviceExists(let user, let label):
+            "\(user) has a device labelled \(label) already: `archive-server devices list \(user)` shows them; revoke it first, or choose another label"
+        case .noSuchDevice(let user, let label):
+            "\(user) has no device labelled \(label): `archive-server devices list \(user)` shows them"
+        case .tokenOfAnotherDevice(let user, let label):
+            "the token \(label) of \(user) belongs to another device (or this device has a token of its own): each device signs in with its own token (archive-server devices add \(user) LABEL)"
         case .notAServiceDatabase(let path, let reason):
             "\(path) is not an archive-server database (\(reason)); give --database a new path or the service's own file"
         case .stalePush(let seen, let collected):

@@ -1,14 +1,25 @@
-/// The service's users and their tokens, wherever the service keeps them: the embedded
-/// database (``UserStore``) or PostgreSQL. `archive-server users …` runs through it.
+/// The service's users and their devices' tokens, wherever the service keeps them: the
+/// embedded database (``UserStore``) or PostgreSQL. `archive-server users …` and
+/// `archive-server devices …` run through it. A token is shown once, when it is made; only
+/// its SHA-256 is kept.
 public protocol UserDirectory: Sendable {
-    /// Adds user `name` and returns its new token (the only time it can be read).
-    func add(_ name: String, now: Int64) async throws -> AccessToken
-    /// Gives user `name` a new token; the previous one stops working.
-    func issueToken(for name: String) async throws -> AccessToken
-    /// Revokes user `name`'s token; the user's favorites stay.
+    /// Adds user `name` with a first device token labelled `device`, and returns the token.
+    func add(_ name: String, device: String, now: Int64) async throws -> AccessToken
+    /// Ends every token of user `name` and its devices, and gives it one new token labelled
+    /// `device` (a lost token: every device signs in again).
+    func issueToken(for name: String, device: String, now: Int64) async throws -> AccessToken
+    /// Ends every token of user `name` and forgets its devices; the user's favorites stay.
     func revoke(_ name: String) async throws
-    /// Removes user `name`, its favorites and its devices.
+    /// Removes user `name`, its favorites, tokens and devices.
     func remove(_ name: String) async throws
     /// Every user, by name.
     func list() async throws -> [UserAccount]
+
+    /// A new token labelled `label` for one more device of user `user`.
+    func addDevice(_ label: String, of user: String, now: Int64) async throws -> AccessToken
+    /// User `user`'s tokens and the devices syncing with them, by label.
+    func devices(of user: String) async throws -> [DeviceAccount]
+    /// Ends the token labelled `label` of user `user` at once and forgets the devices that
+    /// sync with it: removals they had not pulled stop being kept for them.
+    func revokeDevice(_ label: String, of user: String) async throws
 }

@@ -1,8 +1,8 @@
 import ArchiveStorage
 import SQLite
 
-/// The service's users and their tokens (`archive-server users …`): a token is shown once,
-/// when it is made, and only its SHA-256 is stored.
+/// The service's users and their devices' tokens (`archive-server users …`, `archive-server
+/// devices …`): a token is shown once, when it is made, and only its SHA-256 is stored.
 public struct UserStore: UserDirectory {
     let database: ServerDatabase
 
@@ -11,43 +11,52 @@ public struct UserStore: UserDirectory {
         self.database = database
     }
 
-    /// Adds user `name` and returns its new token (the only time it can be read).
+    /// Adds user `name` with a first device token labelled ``DeviceAccount/firstLabel``, and
+    /// returns the token (the only time it can be read).
     public func add(_ name: String, now: Int64) throws -> AccessToken {
+        try add(name, device: DeviceAccount.firstLabel, now: now)
+    }
+
+    /// Adds user `name` with a first device token labelled `device`, and returns the token
+    /// (the only time it can be read).
+    public func add(_ name: String, device: String, now: Int64) throws -> AccessToken {
         let name = try Self.canonicalName(name)
+        let label = try Self.canonicalLabel(device)
         let token = AccessToken.generate()
         try database.queue.write { db in
             if try db.fetchOne("SELECT 1 FROM users WHERE name = ?", name, row: { _ in true }) != nil {
                 throw ServerStorageError.userExists(name)
             }
-            try db.execute(
-                "INSERT INTO users (name, token_hash, feed, created_at) VALUES (?, ?, randomblob(16), ?)",
-                name, token.hash, now)
+            try db.execute("INSERT INTO users (name, feed, created_at) VALUES (?, randomblob(16), ?)", name, now)
+            try Self.insertToken(token, label: label, user: db.lastInsertedRowID, now: now, in: db)
         }
         return token
     }
 
-    /// Gives user `name` a new token; the previous one stops working.
-    public func issueToken(for name: String) throws -> AccessToken {
+    /// Ends every token of user `name` and forgets its devices, then gives it one new token
+    /// labelled `device`.
+    public func issueToken(for name: String, device: String, now: Int64) throws -> AccessToken {
         let name = try Self.canonicalName(name)
+        let label = try Self.canonicalLabel(device)
         let token = AccessToken.generate()
         try database.queue.write { db in
-            try db.execute("UPDATE users SET token_hash = ? WHERE name = ?", token.hash, name)
-            guard db.changes > 0 else { throw ServerStorageError.noSuchUser(name) }
+            let user = try Self.userID(name, in: db)
+            try db.execute("DELETE FROM device_tokens WHERE user = ?", user)
+            try Self.insertToken(token, label: label, user: user, now: now, in: db)
         }
         return token
     }
 
-    /// Revokes user `name`'s token: requests with it are refused from now on; the user's
-    /// favorites stay (``issueToken(for:)`` lets the user back in).
+    /// Ends every token of user `name` at once and forgets its devices; the user's
+    /// favorites stay (``issueToken(for:device:now:)`` lets the user back in).
     public func revoke(_ name: String) throws {
         let name = try Self.canonicalName(name)
         try database.queue.write { db in
-            try db.execute("UPDATE users SET token_hash = NULL WHERE name = ?", name)
-            guard db.changes > 0 else { throw ServerStorageError.noSuchUser(name) }
+            try db.execute("DELETE FROM device_tokens WHERE user = ?", try Self.userID(name, in: db))
         }
     }
 
-    /// Removes user `name`, its favorites and its devices.
+    /// Removes user `name`, its favorites, tokens and devices.
     public func remove(_ name: String) throws {
         let name = try Self.canonicalName(name)
         try database.queue.write { db in
@@ -60,7 +69,7 @@ public struct UserStore: UserDirectory {
     public func list() throws -> [UserAccount] {
         try database.queue.read { db in
             try db.fetchAll("""
-                SELECT name, token_hash IS NOT NULL, created_at,
+                SELECT name, EXISTS (SELECT 1 FROM device_tokens t WHERE t.user = users.id), created_at,
                     (SELECT count(*) FROM user_favorites f WHERE f.user = users.id AND f.removed = 0),
                     (SELECT count(*) FROM user_devices d WHERE d.user = users.id)
                 FROM users ORDER BY name
@@ -72,34 +81,130 @@ public struct UserStore: UserDirectory {
         }
     }
 
-    /// The user whose token is `token`, or `nil`. The database finds the row by the
-    /// token's hash; the hashes are then compared in constant time.
+    // MARK: - Devices
+
+    /// A new token labelled `label` for one more device of user `user`.
+    public func addDevice(_ label: String, of user: String, now: Int64) throws -> AccessToken {
+        let name = try Self.canonicalName(user)
+        let label = try Self.canonicalLabel(label)
+        let token = AccessToken.generate()
+        try database.queue.write { db in
+            let id = try Self.userID(name, in: db)
+            if try db.fetchOne("SELECT 1 FROM device_tokens WHERE user = ? AND label = ?", id, label, row: { _ in true }) != nil {
+                throw ServerStorageError.deviceExists(user: name, label: label)
+            }
+            try Self.insertToken(token, label: label, user: id, now: now, in: db)
+        }
+        return token
+    }
+
+    /// User `user`'s tokens and the devices syncing with them, by label.
+    public func devices(of user: String) throws -> [DeviceAccount] {
+        let name = try Self.canonicalName(user)
+        return try database.queue.snapshot { db in
+            let id = try Self.userID(name, in: db)
+            return try db.fetchAll("""
+                SELECT t.label, t.created_at, t.shared, lower(hex(d.device)), d.last_seen, d.pulled, d.pushed,
+                    CASE WHEN d.device IS NULL THEN 0 ELSE
+                        (SELECT count(*) FROM user_favorites f WHERE f.user = t.user AND f.removed = 1 AND f.seq > d.pulled) END
+                FROM device_tokens t LEFT JOIN user_devices d ON d.token = t.id
+                WHERE t.user = ? ORDER BY t.label, d.device
+                """, id) { row in
+                let device = try row.column(String?.self, at: 3)
+                return DeviceAccount(
+                    label: try row.column(String.self, at: 0), addedAt: try row.int64(at: 1), shared: try row.int(at: 2) != 0,
+                    device: device, lastSeen: device == nil ? nil : try row.int64(at: 4),
+                    pulled: device == nil ? nil : try row.int64(at: 5), pushed: device == nil ? nil : try row.int64(at: 6),
+                    tombstonesHeld: try row.int(at: 7))
+            }
+        }
+    }
+
+    /// Ends the token labelled `label` of user `user` at once and forgets the devices that
+    /// sync with it (`ON DELETE CASCADE`).
+    public func revokeDevice(_ label: String, of user: String) throws {
+        let name = try Self.canonicalName(user)
+        let label = try Self.canonicalLabel(label)
+        try database.queue.write { db in
+            try db.execute("DELETE FROM device_tokens WHERE user = ? AND label = ?", try Self.userID(name, in: db), label)
+            guard db.changes > 0 else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
+        }
+    }
+
+    // MARK: - Tokens
+
+    /// The user and device token whose token is `token`, or `nil`. The database finds the
+    /// row by the token's hash; the hashes are then compared in constant time.
     public func authenticate(_ token: AccessToken) throws -> AuthenticatedUser? {
         let hash = token.hash
         return try database.queue.read { db in
-            try db.fetchOne("SELECT id, name, feed, token_hash FROM users WHERE token_hash = ?", hash) { row -> AuthenticatedUser? in
+            try db.fetchOne("""
+                SELECT u.id, u.name, u.feed, t.token_hash, t.id, t.label
+                FROM device_tokens t JOIN users u ON u.id = t.user WHERE t.token_hash = ?
+                """, hash) { row -> AuthenticatedUser? in
                 let stored = row.withBlob(at: 3) { Array($0) }
                 guard AccessToken.constantTimeEqual(stored, hash),
                       let feed = DeviceID(bytes: row.withBlob(at: 2) { Array($0) })
                 else { return nil }
-                return AuthenticatedUser(id: try row.int64(at: 0), name: try row.column(String.self, at: 1), feed: feed)
+                return AuthenticatedUser(
+                    id: try row.int64(at: 0), name: try row.column(String.self, at: 1), feed: feed,
+                    token: try row.int64(at: 4), device: try row.column(String.self, at: 5))
             } ?? nil
         }
+    }
+
+    /// Whether `user`'s token serves `device` (``DeviceBinding``), binding it on its first
+    /// sync; in the caller's transaction. Throws ``ServerStorageError/noSuchUser(_:)`` when
+    /// the token was revoked since it was checked (answered as any refused token), and
+    /// ``ServerStorageError/tokenOfAnotherDevice(user:label:)`` when it does not serve `device`.
+    static func admit(_ device: DeviceID, for user: AuthenticatedUser, in db: Database) throws {
+        guard let (bound, shared, taken) = try db.fetchOne("""
+            SELECT device, shared, EXISTS (SELECT 1 FROM device_tokens o WHERE o.user = t.user AND o.device = ?1 AND o.id <> t.id)
+            FROM device_tokens t WHERE t.id = ?2 AND t.user = ?3
+            """, device.bytes, user.token, user.id, row: { row in
+                (row.isNull(at: 0) ? nil : DeviceID(bytes: row.withBlob(at: 0) { Array($0) }), try row.int(at: 1) != 0, try row.int(at: 2) != 0)
+            })
+        else { throw ServerStorageError.noSuchUser(user.name) }
+        switch DeviceBinding.decide(device: device, bound: bound, shared: shared, takenByAnother: taken) {
+        case .admitted: break
+        case .bind: try db.execute("UPDATE device_tokens SET device = ? WHERE id = ? AND device IS NULL", device.bytes, user.token)
+        case .refused: throw ServerStorageError.tokenOfAnotherDevice(user: user.name, label: user.device)
+        }
+    }
+
+    private static func insertToken(_ token: AccessToken, label: String, user: Int64, now: Int64, in db: Database) throws {
+        try db.execute("INSERT INTO device_tokens (user, label, token_hash, created_at) VALUES (?, ?, ?, ?)", user, label, token.hash, now)
+    }
+
+    private static func userID(_ name: String, in db: Database) throws -> Int64 {
+        guard let id = try db.fetchOne("SELECT id FROM users WHERE name = ?", name, row: { try $0.int64(at: 0) }) else {
+            throw ServerStorageError.noSuchUser(name)
+        }
+        return id
     }
 
     /// The name as stored: `name` in lower case (names ignore case: `Alice` is `alice`).
     /// Refuses a name that is not 1 to 64 of `A–Z a–z 0–9 . _ -`, or has no letter or digit
     /// (`.`, `..`, `-`).
     public static func canonicalName(_ name: String) throws -> String {
+        guard let canonical = canonical(name) else { throw ServerStorageError.invalidUserName(name) }
+        return canonical
+    }
+
+    /// A device label as stored: the same rule as a user's name.
+    public static func canonicalLabel(_ label: String) throws -> String {
+        guard let canonical = canonical(label) else { throw ServerStorageError.invalidDeviceLabel(label) }
+        return canonical
+    }
+
+    private static func canonical(_ text: String) -> String? {
         func isLetterOrDigit(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
         }
-        let allowed = name.utf8.allSatisfy { byte in
+        let allowed = text.utf8.allSatisfy { byte in
             isLetterOrDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
-        guard (1...64).contains(name.utf8.count), allowed, name.utf8.contains(where: isLetterOrDigit) else {
-            throw ServerStorageError.invalidUserName(name)
-        }
-        return name.lowercased()
+        guard (1...64).contains(text.utf8.count), allowed, text.utf8.contains(where: isLetterOrDigit) else { return nil }
+        return text.lowercased()
     }
 }

@@ -1,0 +1,106 @@
+import ArchiveServer
+import ArchiveServerPostgres
+import ArgumentParser
+import Logging
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `archive-server devices add|list|revoke USER [LABEL]`: a token per device.
+struct DevicesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "Manage a user's devices and their tokens.",
+        discussion: """
+            add USER LABEL: a new token for one more device of USER (on stdout, once: only \
+            its hash is kept); it binds to the device ID that first syncs with it, and \
+            serves no other. \
+            list USER: each token and the device syncing with it: when added, last seen, \
+            how far it has pulled, the removals kept for it. \
+            revoke USER LABEL: that token stops working at once and its device is \
+            forgotten (the removals kept for it can go); the user's favorites stay.
+            """)
+
+    /// What to do.
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case add, list, revoke
+    }
+
+    @OptionGroup var storage: ServerStorageOptions
+    @ParentCommand var root: ArchiveServerCommand
+
+    @Argument(help: "add, list or revoke.")
+    var action: Action
+
+    @Argument(help: "The user's name.")
+    var user: String
+
+    @Argument(help: "The device's label (1 to 64 letters, digits, '.', '_', '-'), for add and revoke.")
+    var label: String?
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        if action == .list, label != nil { throw ValidationError("devices list takes a user's name only") }
+        if action != .list, label == nil { throw ValidationError("devices \(action.rawValue) needs a user's name and a device's label") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "archive-server")
+        logger.logLevel = .warning
+        let storage = self.storage.merged(over: root.storage)
+        let action = self.action, json = self.json
+        let user = (try? UserStore.canonicalName(self.user)) ?? self.user
+        let label = self.label.map { (try? UserStore.canonicalLabel($0)) ?? $0 } ?? ""
+        do {
+            try await storage.withUsers(logger: logger) { users in
+                switch action {
+                case .add:
+                    let token = try await users.addDevice(label, of: user, now: Int64(Date().timeIntervalSince1970 * 1000))
+                    print(json ? try ServerJSON.text(["name": user, "device": label, "token": token.text]) : token.text)
+                    StandardStream.error(
+                        "added device \(label) of \(user): the token above is shown this once (give it to archive sync --token-stdin or "
+                            + "ARCHIVE_SYNC_TOKEN on that device); it binds to the first device that syncs with it\n")
+                case .list:
+                    let devices = try await users.devices(of: user)
+                    if json {
+                        print(try ServerJSON.text(DeviceList(user: user, devices: devices)))
+                    } else if devices.isEmpty {
+                        print("\(user) has no device tokens: archive-server devices add \(user) LABEL")
+                    } else {
+                        for device in devices { print(Self.line(device)) }
+                    }
+                case .revoke:
+                    try await users.revokeDevice(label, of: user)
+                    StandardStream.error("device \(label) of \(user) is signed out: its token stopped working and the device was forgotten; \(user)'s favorites stay\n")
+                }
+            }
+        } catch let error as ServerStorageError {
+            throw ServerCLIError(error.description)
+        } catch let error as PostgresStorageError {
+            throw ServerCLIError(error.description)
+        }
+    }
+
+    /// What `devices list --json` prints.
+    struct DeviceList: Encodable {
+        let user: String
+        let devices: [DeviceAccount]
+    }
+
+    /// One device, tab-separated: label, device ID (or that none synced yet), added, last
+    /// seen, pulled cursor, the removals kept for it.
+    static func line(_ device: DeviceAccount) -> String {
+        func time(_ milliseconds: Int64) -> String {
+            Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+        }
+        let label = device.shared ? "\(device.label) (shared)" : device.label
+        guard let id = device.device, let lastSeen = device.lastSeen else {
+            return "\(label)\tnot synced yet\tadded \(time(device.addedAt))"
+        }
+        return "\(label)\t\(id)\tadded \(time(device.addedAt))\tlast seen \(time(lastSeen))\tpulled to \(device.pulled ?? 0)\t\(device.tombstonesHeld) removals kept for it"
+    }
+}
