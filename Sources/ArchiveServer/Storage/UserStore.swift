@@ -104,7 +104,7 @@ public struct UserStore: UserDirectory {
         return try database.queue.snapshot { db in
             let id = try Self.userID(name, in: db)
             return try db.fetchAll("""
-                SELECT t.label, t.created_at, t.shared, lower(hex(d.device)), d.last_seen, d.pulled, d.pushed,
+                SELECT t.label, t.created_at, t.shared, CASE WHEN d.device IS NULL THEN NULL ELSE lower(hex(d.device)) END, d.last_seen, d.pulled, d.pushed,
                     CASE WHEN d.device IS NULL THEN 0 ELSE
                         (SELECT count(*) FROM user_favorites f WHERE f.user = t.user AND f.removed = 1 AND f.seq > d.pulled) END
                 FROM device_tokens t LEFT JOIN user_devices d ON d.token = t.id
