@@ -7,7 +7,7 @@ import Foundation
 import Glibc
 #endif
 import ArchiveHTTP
-import ArchiveSyncWire
+public import ArchiveSyncWire
 
 /// What a front opens at launch: the database and the catalog of an
 /// ``ArchiveLocation``, and the environment the store runs on.
@@ -39,6 +39,8 @@ public struct ArchiveSession: Sendable {
     /// The token a sync with a service sends, when given on the command line (else
     /// ``SyncToken`` finds it when the sync starts).
     public var syncToken: String?
+    /// Told how far a sync with a service has come (a front's progress bar); `nil`: nobody listens.
+    public var syncProgress: (@Sendable (SyncProgress) -> Void)?
     /// The most changes one sync with a service takes (`archive sync --max-changes`).
     public var syncMaximumChanges = SyncAPI.defaultMaximumChangesPerSync
     /// The certificate authorities a service's certificate is checked against instead of the
@@ -130,14 +132,28 @@ public struct ArchiveSession: Sendable {
 
     /// The environment for a store on this session.
     public var environment: ArchiveEnvironment {
-        let database = database, explicitToken = syncToken, databasePath = location.databasePath
-        let timeout = location.syncTimeout, maximumChanges = syncMaximumChanges
-        let caFile = syncCAFile, allowsInsecureHTTP = syncAllowsInsecureHTTP
+        let database = database, maximumChanges = syncMaximumChanges, progress = syncProgress
+        let transport = syncTransport
         return ArchiveEnvironment(database: database, api: api, syncServer: { url in
-            let token = try SyncToken.resolve(explicit: explicitToken, databasePath: databasePath)
-            let transport = try HTTPSyncTransport(server: url, token: token, timeout: timeout, caFile: caFile, allowsInsecureHTTP: allowsInsecureHTTP)
-            return try await ServerSyncSession.run(database, through: transport, maximumChanges: maximumChanges)
+            try await ServerSyncSession.run(database, through: try transport(url), maximumChanges: maximumChanges, progress: progress)
         })
+    }
+
+    /// Asks the sync service at `server` whether it accepts this device's token (a pull of no
+    /// changes: nothing synced, nothing registered); throws what refused it.
+    public func checkSyncToken(server: String) async throws {
+        _ = try await syncTransport(server).pull(device: try database.favorites.deviceID(), cursor: 0, limit: 0)
+    }
+
+    /// Makes the transport to the sync service at a URL, with this session's token
+    /// (``syncToken``, else ``SyncToken/resolve(explicit:databasePath:)``), timeout and trust.
+    var syncTransport: @Sendable (String) throws -> HTTPSyncTransport {
+        let explicitToken = syncToken, databasePath = location.databasePath, timeout = location.syncTimeout
+        let caFile = syncCAFile, allowsInsecureHTTP = syncAllowsInsecureHTTP
+        return { url in
+            let token = try SyncToken.resolve(explicit: explicitToken, databasePath: databasePath)
+            return try HTTPSyncTransport(server: url, token: token, timeout: timeout, caFile: caFile, allowsInsecureHTTP: allowsInsecureHTTP)
+        }
     }
 
     /// A new store on this session, its effects preferring `effectExecutor` if given.

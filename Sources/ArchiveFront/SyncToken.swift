@@ -1,4 +1,5 @@
 import ArchiveSearch
+import ArchiveTransfer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -37,6 +38,16 @@ public enum SyncToken {
             throw .unusableFile(path: path, reason: "it cannot be read, or grew past 4 KiB while read")
         }
         return try checked(String(decoding: data, as: UTF8.self).trimmingWhitespace(), source: path)
+    }
+
+    /// Keeps `token` in the token file of `databasePath` (mode 0600 from its creation,
+    /// replaced whole: a crash leaves the old file or the new one), so that `archive sync`
+    /// alone finds it next time.
+    public static func keep(_ token: String, databasePath: String) throws {
+        let token = try checked(token, source: "the token to keep")
+        try AtomicFile(replacing: filePath(forDatabase: databasePath), mode: 0o600).write { handle in
+            try handle.write(token + "\n")
+        }
     }
 
     /// The token on standard input (`archive sync --token-stdin`): its first line, at most

@@ -12,18 +12,20 @@ public enum ServerSyncSession {
     /// At most `maximumChanges` pulled changes are applied: a service with more (or one that
     /// sends new ones for ever) stops the sync with ``SyncTransportError/tooManyChanges(server:limit:applied:)``,
     /// what was applied kept with its cursor, so the next sync goes on from there.
+    /// `progress`, when given, hears how far each half has come after each page.
     public static func run(
         _ local: ArchiveDatabase, through transport: some SyncTransport,
         pageLimit: Int = SyncAPI.defaultMaximumPageSize, pushLimit: Int = SyncAPI.defaultMaximumPushChanges,
-        maximumChanges: Int = SyncAPI.defaultMaximumChangesPerSync
+        maximumChanges: Int = SyncAPI.defaultMaximumChangesPerSync, progress: (@Sendable (SyncProgress) -> Void)? = nil
     ) async throws -> SyncSession.Summary {
         let limits = Limits(page: max(1, pageLimit), push: max(1, pushLimit), changes: max(1, maximumChanges))
+        let report = progress ?? { _ in }
         // A push refused because the service dropped tombstones between this sync's pull and
         // its push (409): pull again, then push again, once.
         do {
-            return try await once(local, through: transport, limits: limits)
+            return try await once(local, through: transport, limits: limits, progress: report)
         } catch SyncTransportError.refused(_, 409, _) {
-            return try await once(local, through: transport, limits: limits)
+            return try await once(local, through: transport, limits: limits, progress: report)
         }
     }
 
@@ -33,7 +35,9 @@ public enum ServerSyncSession {
         let changes: Int
     }
 
-    private static func once(_ local: ArchiveDatabase, through transport: some SyncTransport, limits: Limits) async throws -> SyncSession.Summary {
+    private static func once(
+        _ local: ArchiveDatabase, through transport: some SyncTransport, limits: Limits, progress: @Sendable (SyncProgress) -> Void
+    ) async throws -> SyncSession.Summary {
         let favorites = local.favorites
         let device = try favorites.deviceID()
         var summary = SyncSession.Summary()
@@ -51,6 +55,9 @@ public enum ServerSyncSession {
         // answer makes this loop read for ever; and at most `limits.changes` are taken.
         var resetTaken = false
         var taken = 0
+        // The probe's cursor is the feed's end when the sync began: how far the pull goes.
+        let pullStart = cursor
+        progress(SyncProgress(phase: .receiving, done: 0, total: max(0, probe.cursor - pullStart)))
         while true {
             let room = limits.changes - taken
             let page = try await transport.pull(device: device, cursor: cursor, limit: min(limits.page, max(room, 1)))
@@ -81,6 +88,7 @@ public enum ServerSyncSession {
             if let seqs = applied.seqs { pulledSeqs.append(seqs) }
             taken += page.changes.count
             cursor = page.cursor
+            progress(SyncProgress(phase: .receiving, done: max(0, cursor - pullStart), total: max(cursor, probe.cursor) - pullStart))
             // The service counts as pulled only the cursor a pull asks from (what this device
             // says it applied): after the last changes, one more pull, which finds nothing,
             // tells it so, and lets it drop the tombstones every device has applied.
@@ -92,6 +100,8 @@ public enum ServerSyncSession {
         // and what the pull just added must not hide it).
         var from = probe.pushed
         if from > latestBeforePull { from = 0 }
+        let pushStart = from, pushEnd = try favorites.latestChangeSeq()
+        progress(SyncProgress(phase: .sending, done: 0, total: max(0, pushEnd - pushStart)))
         while true {
             let page = try favorites.changes(since: from, limit: limits.push)
             if page.changes.isEmpty { break }
@@ -100,6 +110,7 @@ public enum ServerSyncSession {
                 outgoing, through: page.lastSeq, seen: cursor, device: device, transport: transport,
                 maximumBytes: probe.maximumPushBytes ?? SyncAPI.defaultMaximumBodyBytes, into: &summary.sent)
             from = page.lastSeq
+            progress(SyncProgress(phase: .sending, done: max(0, from - pushStart), total: max(pushEnd, from) - pushStart))
             if !page.hasMore { break }
         }
         return summary

@@ -11,10 +11,13 @@ import Glibc
 public struct AtomicFile: Sendable {
     /// The file to replace (or create).
     public let path: String
+    /// The permissions the file gets (`nil`: the replaced file's, or 0666 less the umask for a new one).
+    public let mode: UInt32?
 
-    /// An atomic writer of `path`.
-    public init(replacing path: String) {
+    /// An atomic writer of `path`, the file given `mode` when one is given (a secret: 0600).
+    public init(replacing path: String, mode: UInt32? = nil) {
         self.path = path
+        self.mode = mode
     }
 
     /// Runs `body` with a handle on the temporary file, then puts it in place.
@@ -22,7 +25,9 @@ public struct AtomicFile: Sendable {
         let parts = FilePathParts(path)
         let temporary = parts.sibling(named: ".\(parts.name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var existing = stat()
-        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
+        let kept: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
+        let mode = self.mode.map { mode_t($0) } ?? kept
+        // A given mode is the file's from its creation: a secret is never readable by others, not even for a moment.
         let descriptor = PartialFiles.shared.create(temporary, flags: O_WRONLY | O_CLOEXEC, mode: mode)
         guard descriptor >= 0 else {
             throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
@@ -31,7 +36,7 @@ public struct AtomicFile: Sendable {
         let handle = FileDescriptorHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         var closed = false
         do {
-            if existing.st_mode != 0 { fchmod(descriptor, mode) }  // keep the replaced file's permissions, despite the umask
+            if existing.st_mode != 0 || self.mode != nil { fchmod(descriptor, mode) }  // the replaced file's (or the given) permissions, despite the umask
             let result = try body(handle)
             guard fsync(descriptor) == 0 else { throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             closed = true

@@ -1,6 +1,11 @@
 import ArchiveFront
 import ArchiveSyncWire
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `archive sync PATH` or `archive sync --server URL`: two-way sync with another favorites
 /// database, or with a sync service (`archive-server`).
@@ -22,7 +27,11 @@ struct SyncCommand: ArchiveSubcommand {
             others); offline or refused, it says so and leaves the favorites as they were. \
             Each request to the service may take --timeout seconds in all (default 30), \
             its answer included; one sync takes at most --max-changes changes from the \
-            service (what it applied is kept, and the next sync goes on from there).
+            service (what it applied is kept, and the next sync goes on from there). \
+            A sync with --server keeps that server (the syncServer setting), and a token \
+            given with --token or --token-stdin in DATABASE.sync-token (mode 600): then \
+            `archive sync` alone syncs with them. --status says the kept server, the last \
+            sync, how many local changes wait, and whether the service accepts the token.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -49,11 +58,15 @@ struct SyncCommand: ArchiveSubcommand {
     @Option(help: ArgumentHelp("The most changes this sync takes from the service.", valueName: "count"))
     var maxChanges = SyncAPI.defaultMaximumChangesPerSync
 
+    @Flag(help: "Say where sync stands (server, last sync, changes waiting, the token) instead of syncing.")
+    var status = false
+
     func validate() throws {
         if path != nil, server != nil { throw ValidationError("give either a PATH or --server, not both") }
         if path != nil, token != nil || tokenStdin { throw ValidationError("--token and --token-stdin go with a server (--server, or the syncServer setting)") }
         if path != nil, caFile != nil || allowInsecureHTTP { throw ValidationError("--ca-file and --allow-insecure-http go with a server (--server, or the syncServer setting)") }
         if token != nil, tokenStdin { throw ValidationError("give either --token or --token-stdin, not both") }
+        if status, path != nil { throw ValidationError("--status tells about the sync service: give no PATH") }
         guard maxChanges > 0 else { throw ValidationError("--max-changes must be at least 1, got \(maxChanges)") }
     }
 
@@ -85,7 +98,58 @@ struct SyncCommand: ArchiveSubcommand {
         session.syncMaximumChanges = maxChanges
         if let caFile { session.syncCAFile = caFile }
         session.syncAllowsInsecureHTTP = allowInsecureHTTP
+        if status { return try await printStatus(session: session) }
+        let bar = SyncProgressBar()
+        if !json, Terminal.stderrIsTTY { session.syncProgress = { bar.report($0) } }
+        defer { bar.finish() }
         try await execute(session: session, peer: peer(in: session))
+    }
+
+    /// What `--status` prints with `--json`.
+    struct StatusOutput: Encodable {
+        /// The kept (or given) server, `nil` when none.
+        let server: String?
+        /// When the last sync finished (ISO 8601), `nil` when never.
+        let lastSync: String?
+        /// The local changes the next sync sends.
+        let waiting: Int
+        /// `accepted`, `refused`, `anotherDevice`, `missing`, `unchecked` (no server) or `unreachable`.
+        let token: String
+        /// Why the token is not `accepted`, in words.
+        let reason: String?
+    }
+
+    /// `--status`: the server, the last sync, the changes waiting, and whether the service
+    /// accepts the token (one pull of no changes; nothing synced).
+    private func printStatus(session: ArchiveSession) async throws {
+        let database = session.database
+        let known = try database.syncStatus()
+        var server = self.server
+        if server == nil, case .string(let kept)? = try database.settings.entry(.syncServer).value, !kept.isEmpty { server = kept }
+        var token = "unchecked", reason: String? = "no server kept: archive sync --server URL keeps one"
+        if let server {
+            do {
+                try await session.checkSyncToken(server: server)
+                (token, reason) = ("accepted", nil)
+            } catch let error as SyncTokenError {
+                (token, reason) = ("missing", error.description)
+            } catch SyncTransportError.unauthorized(let server) {
+                (token, reason) = ("refused", SyncTransportError.unauthorized(server: server).description)
+            } catch SyncTransportError.refused(_, 403, let message) {
+                (token, reason) = ("anotherDevice", message)
+            } catch {
+                (token, reason) = ("unreachable", "\(error)")
+            }
+        }
+        let lastSync = known.lastSync.map { $0.formatted(.iso8601) }
+        if json {
+            try JSONOutput.print(StatusOutput(server: server, lastSync: lastSync, waiting: known.waiting, token: token, reason: reason))
+            return
+        }
+        print("server: \(server.map(TerminalText.visible) ?? "none")")
+        print("last sync: \(lastSync ?? "never")")
+        print("waiting: \(known.waiting) local change(s)")
+        print("token: \(token)\(reason.map { " (\(TerminalText.visible($0)))" } ?? "")")
     }
 
     @MainActor
@@ -96,6 +160,15 @@ struct SyncCommand: ArchiveSubcommand {
         let state = store.state.syncState
         if let message = state.errorMessage { throw CLIError("cannot sync with \(peer): \(message)") }
         guard let summary = state.lastSummary else { throw CLIError("cannot tell what the sync with \(peer) did: the store reported nothing") }
+        // Kept once the service took them: `archive sync` alone meets the same service next time.
+        if let server {
+            do {
+                try session.database.settings.set(.syncServer, to: .string(server))
+                if let token = session.syncToken { try SyncToken.keep(token, databasePath: session.location.databasePath) }
+            } catch {
+                throw CLIError("synced with \(peer), but could not keep the server and token for the next sync: \(error)")
+            }
+        }
         for (side, what) in [(summary.received, "received from"), (summary.sent, "sent to")] where side.refused > 0 {
             Terminal.message("warning: \(side.refused) change(s) \(what) \(peer) refused: \(side.firstRefusal ?? "")")
         }
