@@ -152,8 +152,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     public func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
         let now = wallClock()
         return try await PostgresTransaction.run(client, while: "reading a pull of \(user.name)", logger: logger) { connection in
-            let latest = try await Self.lockUser(user, on: connection, logger: logger).seq
+            let (latest, collected) = try await Self.lockUser(user, on: connection, logger: logger)
             try await Self.admit(device, for: user, on: connection, logger: logger)
+            // A device that last synced before removals were dropped (see SQLiteSyncBackend).
+            guard cursor <= 0 || cursor >= collected else { throw ServerStorageError.forgottenDevice(cursor: cursor, collected: collected) }
             // A cursor past the feed's end: the device was restored from an older copy. Read from the start.
             let reset = cursor > latest
             let start = reset ? 0 : cursor

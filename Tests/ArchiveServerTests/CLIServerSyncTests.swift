@@ -93,9 +93,12 @@ struct CLIServerSyncTests {
         #expect(offline.stderr.contains("cannot reach"), "\(offline.stderr)")
         #expect(try favoriteIDs(phone, in: directory) == [17, 21])
 
-        let nowhere = try archive(["sync"], database: phone, in: directory)
+        // `archive sync` alone meets the server kept by the last sync: offline too.
+        let kept = try archive(["sync"], database: phone, in: directory)
+        #expect(kept.status == 1 && kept.stderr.contains("cannot reach \(url)"), "\(kept.stderr)")
+        let nowhere = try archive(["sync"], database: directory.path("never-synced.sqlite3"), in: directory)
         #expect(nowhere.status == 1)
-        #expect(nowhere.stderr.contains("archive settings set syncServer URL"), "\(nowhere.stderr)")
+        #expect(nowhere.stderr.contains("or --server URL (kept for the next sync)"), "\(nowhere.stderr)")
         let both = try archive(["sync", directory.path("x.sqlite3"), "--server", url], database: phone, in: directory)
         #expect(both.status != 0)
         #expect(both.stderr.contains("not both"))

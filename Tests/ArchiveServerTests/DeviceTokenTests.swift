@@ -79,8 +79,13 @@ struct DeviceTokenTests {
         #expect(tombstones == 0, "\(backend): the revoked device still holds a removal back")
         let missing = try server.admin(["devices", "revoke", "alice", "laptop"])
         #expect(missing.status != 0 && missing.stderr.contains("has no device labelled laptop"), "\(missing.stderr)")
-        // A new token for the same device ID, after the revoke: it binds again.
+        // A new token for the same device ID, after the revoke: it binds again, but the
+        // laptop's copy is older than the removal dropped while it was forgotten: refused
+        // (410), saying to start it afresh, rather than bring favorite 2 back.
         let renewed = try server.addDevice("laptop-2", of: "alice")
+        let laptopCursor = try #require(page).cursor
+        let forgotten = try server.pull(device: laptop, cursor: laptopCursor, token: renewed).0
+        #expect(forgotten.status == 410 && forgotten.text.contains("start this device from a new database"), "\(forgotten.status) \(forgotten.text)")
         #expect(try server.pull(device: laptop, token: renewed).0.status == 200)
         // `users token` ends every device's token and gives one new one.
         let fresh = try server.admin(["users", "token", "alice"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

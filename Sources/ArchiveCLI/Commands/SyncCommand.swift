@@ -75,7 +75,7 @@ struct SyncCommand: ArchiveSubcommand {
         if let path { return .file(path: path) }
         if let server { return .server(url: server) }
         guard case .string(let url)? = try session.database.settings.entry(.syncServer).value, !url.isEmpty else {
-            throw CLIError("give the other database's PATH, or --server URL (or keep one: archive settings set syncServer URL)")
+            throw CLIError("give the other database's PATH, or --server URL (kept for the next sync)")
         }
         return .server(url: url)
     }

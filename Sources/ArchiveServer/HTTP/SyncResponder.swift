@@ -212,7 +212,8 @@ public struct SyncResponder: HTTPResponder {
     /// (`Retry-After`), in seconds.
     static let retryAfterSeconds = 2
 
-    /// The answer to a storage failure: a token used by a device it does not serve `403`, a stale push `409`, a database out of reach or past
+    /// The answer to a storage failure: a token used by a device it does not serve `403`, a
+    /// device forgotten since its cursor `410`, a stale push `409`, a database out of reach or past
     /// the request's deadline `503`, a full disk `507` (both with `Retry-After`: nothing was
     /// acknowledged, the same request may be sent again), anything else `500`. The `503` and
     /// `507` bodies say what the client can do, the `500`'s the request's ID, and nothing of
@@ -222,6 +223,8 @@ public struct SyncResponder: HTTPResponder {
         switch error {
         case .stalePush:
             return ServiceResponse.error(error.description, status: .conflict)
+        case .forgottenDevice:
+            return ServiceResponse.error(error.description, status: .gone)
         case .tokenOfAnotherDevice:
             // The token is good, for another device: saying so tells its holder nothing new.
             return ServiceResponse.error(error.description, status: .forbidden)

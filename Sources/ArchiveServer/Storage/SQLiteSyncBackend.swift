@@ -72,8 +72,13 @@ public struct SQLiteSyncBackend: SyncBackend {
         let now = wallClock()
         return try await run("reading a pull of \(user.name)") {
             try database.queue.write { db in
-                let latest = try Self.userState(user, in: db).seq
+                let (latest, collected) = try Self.userState(user, in: db)
                 try UserStore.admit(device, for: user, in: db)
+                // A device the service knows has pulled at least to `collected` (removals go only
+                // once every known device has pulled them): a cursor before it is a device
+                // forgotten since (revoked), or a file restored from an old copy. It may hold
+                // favorites whose removal it never learned; syncing it would bring them back.
+                guard cursor <= 0 || cursor >= collected else { throw ServerStorageError.forgottenDevice(cursor: cursor, collected: collected) }
                 // A cursor past the feed's end: this database was restored from an older copy
                 // (its seqs will be given again). Read the feed from its start.
                 let reset = cursor > latest

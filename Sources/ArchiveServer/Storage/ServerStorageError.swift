@@ -22,6 +22,11 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case damagedRow(String)
     /// A push made after pulling only to `seen`, before tombstones up to `collected` were dropped.
     case stalePush(seen: Int64, collected: Int64)
+    /// A pull from `cursor`, past the feed's start but before `collected`: the device last
+    /// synced before removals every other device has since applied were dropped (it was
+    /// revoked and forgotten, or its file restored from an old copy). Its favorites may
+    /// hold some of those removed favorites, which a sync would bring back (`410`).
+    case forgottenDevice(cursor: Int64, collected: Int64)
     /// The database cannot be reached or did not answer in time (PostgreSQL restarting, the
     /// pool without a connection, a lock held past the request's deadline): nothing of the
     /// request was acknowledged; the same request may be sent again (`503`).
@@ -51,6 +56,8 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
             "\(path) is not an archive-server database (\(reason)); give --database a new path or the service's own file"
         case .stalePush(let seen, let collected):
             "this push was made having pulled to \(seen), and removals up to \(collected) have been dropped since: pull, then push again"
+        case .forgottenDevice(let cursor, let collected):
+            "this device last synced at \(cursor) of the feed, and removals up to \(collected) have been dropped since (it was signed out and forgotten, or its database restored from an old copy): a sync could bring removed favorites back, so nothing was synced; start this device from a new database (archive export, then archive import into a new file) and sync that"
         case .damagedRow(let reason):
             "the service's database is damaged: \(reason); restore it from a backup"
         case .unavailable(let reason):
