@@ -14,7 +14,7 @@ struct ArchiveServerCommand: AsyncParsableCommand {
             then on each device: archive sync --server http://127.0.0.1:8080 --token <token>. \
             The API: docs/SYNC-API.md.
             """,
-        subcommands: [ServeCommand.self, UsersCommand.self, DevicesCommand.self],
+        subcommands: [ServeCommand.self, UsersCommand.self, DevicesCommand.self, BackupCommand.self, RenewFeedsCommand.self],
         defaultSubcommand: ServeCommand.self)
 
     @OptionGroup var storage: ServerStorageOptions

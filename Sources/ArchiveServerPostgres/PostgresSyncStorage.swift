@@ -269,6 +269,11 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         }
     }
 
+    public func renewFeeds() async throws -> Int {
+        // 16 random bytes a user: a version 4 UUID's (PostgreSQL 13 and later, no extension).
+        try await rows("giving every user a new feed", "UPDATE users SET feed = uuid_send(gen_random_uuid()) RETURNING id")
+    }
+
     public func addDevice(_ label: String, of user: String, now: Int64) async throws -> AccessToken {
         let name = try UserStore.canonicalName(user)
         let label = try UserStore.canonicalLabel(label)

@@ -328,7 +328,11 @@ struct TUIEndToEndTests {
         let service = BuiltProduct.url(named: "archive-server").path
         let added = try ChildProcess.run(service, ["users", "add", "alice", "--database", serverDatabase])
         try #require(added.status == 0, "\(added.stderr)")
-        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)  // the phone's
+        // The TUI's device has a token of its own (each device does).
+        let tuiDevice = try ChildProcess.run(service, ["devices", "add", "alice", "tui", "--database", serverDatabase])
+        try #require(tuiDevice.status == 0, "\(tuiDevice.stderr)")
+        let tuiToken = tuiDevice.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let serving = try ChildProcess(service, ["--database", serverDatabase, "--port", "0"], streamingStdout: true)
         defer {
             serving.signal(SIGTERM)
@@ -354,7 +358,7 @@ struct TUIEndToEndTests {
         try waitForScreen("the notice", on: pane) { $0.contains("no sync server") }
         try quit(pane)
 
-        pane = try start("'\(tui)' --database '\(database)' --token '\(token)' --sync-every 3600")
+        pane = try start("'\(tui)' --database '\(database)' --token '\(tuiToken)' --sync-every 3600")
         // The sync at start brings the phone's heart and says so.
         try waitForScreen("the background sync", on: pane) { $0.contains("66 dishes, 1 ♥") && $0.contains("♥ 親子丼") && $0.contains("· 0 waiting") }
         // A heart here waits for the next sync.

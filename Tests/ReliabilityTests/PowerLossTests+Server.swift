@@ -67,32 +67,39 @@ extension PowerLossTests {
     /// phone's), the phone pulls: each call acknowledged when it returns, as the service's
     /// `200` is.
     static var pushesAndPulls: PowerCut.Workload<Feed> {
-        let steps: [(SQLiteSyncBackend, AuthenticatedUser) async throws -> Void] = [
-            { _ = try await $0.push((1...5).map { Self.serverChange($0, at: 1_790_000_000_000, by: Self.phone) }, from: Self.phone, through: 5, seen: 0, for: $1) },
-            { _ = try await $0.pull(for: $1, device: Self.laptop, after: 0, limit: 100) },
+        // Each step with the user as the phone's and the laptop's tokens sign it in.
+        let steps: [(SQLiteSyncBackend, (phone: AuthenticatedUser, laptop: AuthenticatedUser)) async throws -> Void] = [
+            { _ = try await $0.push((1...5).map { Self.serverChange($0, at: 1_790_000_000_000, by: Self.phone) }, from: Self.phone, through: 5, seen: 0, for: $1.phone) },
+            { _ = try await $0.pull(for: $1.laptop, device: Self.laptop, after: 0, limit: 100) },
             { _ = try await $0.push([Self.serverChange(3, at: 1_790_000_001_000, by: Self.laptop, removed: true), Self.serverChange(40, at: 1_790_000_001_000, by: Self.laptop)],
-                                     from: Self.laptop, through: 2, seen: 5, for: $1) },
-            { _ = try await $0.push((6...8).map { Self.serverChange($0, at: 1_790_000_002_000, by: Self.phone) }, from: Self.phone, through: 8, seen: 0, for: $1) },
-            { _ = try await $0.pull(for: $1, device: Self.phone, after: 5, limit: 100) },
+                                     from: Self.laptop, through: 2, seen: 5, for: $1.laptop) },
+            { _ = try await $0.push((6...8).map { Self.serverChange($0, at: 1_790_000_002_000, by: Self.phone) }, from: Self.phone, through: 8, seen: 0, for: $1.phone) },
+            { _ = try await $0.pull(for: $1.phone, device: Self.phone, after: 5, limit: 100) },
         ]
         return PowerCut.Workload<Feed>(
             prepare: { directory in
                 let database = try ServerDatabase(path: directory.path("server.sqlite3"))
-                let token = try UserStore(database: database).add("ann", now: 1_790_000_000_000)
-                try Data(token.text.utf8).write(to: URL(fileURLWithPath: directory.path("token")))
+                defer { database.close() }
+                let users = UserStore(database: database)
+                // Each device's own token.
+                let phone = try users.add("ann", now: 1_790_000_000_000)
+                let laptop = try users.addDevice("laptop", of: "ann", now: 1_790_000_000_000)
+                try Data((phone.text + "\n" + laptop.text).utf8).write(to: URL(fileURLWithPath: directory.path("tokens")))
             },
             steps: steps.count,
             run: { directory, configuration, count, acknowledged in
-                let token = AccessToken(text: try String(contentsOfFile: directory.path("token"), encoding: .utf8))
+                let tokens = try String(contentsOfFile: directory.path("tokens"), encoding: .utf8).split(separator: "\n").map { AccessToken(text: String($0)) }
                 let database = try ServerDatabase(path: directory.path("server.sqlite3"), configuration: configuration)
                 // Closed before the harness counts or cuts: the backend's pool thread may drop
                 // the last reference after the step returned, and its closing checkpoint
                 // would land at another point in each run (or after the cut).
                 defer { database.close() }
                 let backend = SQLiteSyncBackend(database: database)
-                guard let user = try await backend.authenticate(token) else { throw PowerCutError("the token was refused") }
+                guard tokens.count == 2, let phone = try await backend.authenticate(tokens[0]), let laptop = try await backend.authenticate(tokens[1]) else {
+                    throw PowerCutError("a token was refused")
+                }
                 for step in steps.prefix(count) {
-                    try await step(backend, user)
+                    try await step(backend, (phone, laptop))
                     acknowledged()
                 }
             },

@@ -90,6 +90,27 @@ public final class TestPostgres: Sendable {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Writes a `pg_dump` (custom format) of the database of `url` to `file`: an operator's backup.
+    public func dump(_ url: String, to file: String) throws {
+        let result = try ChildProcess.run(
+            binaries + "/pg_dump", ["-Fc", "-h", socketDirectory, "-U", "archive", "-d", try Self.name(of: url), "-f", file], timeout: .seconds(120))
+        guard result.status == 0 else { throw Unavailable(description: "pg_dump of \(url) failed: \(result.stderr)") }
+    }
+
+    /// Restores the dump `file` into a new database, and returns its URL.
+    public func restore(_ file: String) throws -> String {
+        let url = try newDatabase()
+        let result = try ChildProcess.run(
+            binaries + "/pg_restore", ["-h", socketDirectory, "-U", "archive", "-d", try Self.name(of: url), "--no-owner", file], timeout: .seconds(120))
+        guard result.status == 0 else { throw Unavailable(description: "pg_restore of \(file) failed: \(result.stderr)") }
+        return url
+    }
+
+    private static func name(of url: String) throws -> String {
+        guard let start = url.range(of: "@/"), let end = url.range(of: "?") else { throw Unavailable(description: "not a test database: \(url)") }
+        return String(url[start.upperBound..<end.lowerBound])
+    }
+
     private init() throws(Unavailable) {
         guard let binaries = Self.findBinaries() else {
             throw Unavailable(description: """

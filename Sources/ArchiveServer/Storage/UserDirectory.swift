@@ -19,6 +19,12 @@ public protocol UserDirectory: Sendable {
     func addDevice(_ label: String, of user: String, now: Int64) async throws -> AccessToken
     /// User `user`'s tokens and the devices syncing with them, by label.
     func devices(of user: String) async throws -> [DeviceAccount]
+    /// Gives every user a new feed, and returns how many users there are: after a backup is
+    /// put back in place, each device reads its user's feed again from its start (its
+    /// cursor named the old feed, whose later positions the restored copy will give out
+    /// again), then sends what the copy lacks. Run it with the service stopped.
+    func renewFeeds() async throws -> Int
+
     /// Ends the token labelled `label` of user `user` at once and forgets the devices that
     /// sync with it: removals they had not pulled stop being kept for them.
     func revokeDevice(_ label: String, of user: String) async throws

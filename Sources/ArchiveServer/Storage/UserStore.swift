@@ -81,6 +81,14 @@ public struct UserStore: UserDirectory {
         }
     }
 
+    /// Gives every user a new feed (``UserDirectory/renewFeeds()``).
+    public func renewFeeds() throws -> Int {
+        try database.queue.write { db in
+            try db.execute("UPDATE users SET feed = randomblob(16)")
+            return db.changes
+        }
+    }
+
     // MARK: - Devices
 
     /// A new token labelled `label` for one more device of user `user`.

@@ -1,0 +1,133 @@
+import ArchiveStorage
+import Foundation
+import SQLite
+import Synchronization
+import TestSupport
+import Testing
+
+/// Backups that converge (issue 59, §3), on the real binaries: a backup taken while a device
+/// pushes, more changes synced after it, then the backup put back in place. A heart made
+/// after the restore takes the copy's next position, and another device's resend of what
+/// the copy lacks runs past the position a third device's cursor names; every device and a
+/// newcomer still end with the same favorites, nothing lost, no manual step on a device. SQLite: `archive-server backup PATH`, copied over the database;
+/// PostgreSQL: `pg_dump`, `pg_restore` into a new database and `archive-server renew-feeds`.
+/// (Seen red with the backup's feeds kept: a device read on from its old cursor and missed
+/// the changes the restored service gave those positions.)
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct BackupRestoreTests {
+    private func archive(_ arguments: [String], _ database: String, _ tokens: DeviceTokens) throws -> ChildProcess.Result {
+        try ServiceProcess.archive(arguments, database: database, in: tokens.server.directory, environment: ["ARCHIVE_SYNC_TOKEN": try tokens.database(database)])
+    }
+
+    private func favorites(_ database: String, in directory: TemporaryDirectory) throws -> [Int: String] {
+        let result = try ServiceProcess.archive(["favorites", "--json", "--limit", "10000"], database: database, in: directory)
+        let rows = (try result.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: rows.compactMap { row in (row["id"] as? Int).map { ($0, row["introduction"] as? String ?? "") } })
+    }
+
+    @Test(arguments: ServiceBackend.allCases)
+    func aBackupPutBackConvergesWithNothingLost(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        let tokens = try server.addUserWithDevices("alice")
+        let directory = server.directory
+        let phone = directory.path("phone.sqlite3"), laptop = directory.path("laptop.sqlite3"), tablet = directory.path("tablet.sqlite3")
+        func sync(_ database: String, _ url: String) throws {
+            let result = try archive(["sync", "--server", url], database, tokens)
+            #expect(result.status == 0, "\(database): \(result.stderr)")
+        }
+        for id in 1...5 { #expect(try archive(["add", "\(id)"], phone, tokens).status == 0) }
+        for database in [phone, laptop, tablet] { try sync(database, server.url) }
+
+        // A device to come later: its token made now, so that the restored copy has it too.
+        let newcomer = directory.path("newcomer.sqlite3")
+        _ = try tokens.database(newcomer)
+
+        // The backup, while another device pushes batch after batch.
+        let loader = Changes.device(0x4C), loaderToken = try tokens(loader), url = server.url
+        let stop = Atomic<Bool>(false)
+        let acknowledged = Mutex<[Int]>([])
+        let load = Thread {
+            var next = 1_000
+            while !stop.load(ordering: .relaxed) {
+                let batch = (next..<next + 20).map { Changes.stored($0, at: 1_700_000_000_000 + Int64($0), by: loader) }
+                if (try? ServiceProcess.push(url, batch, device: loader, through: Int64(next - 980), token: loaderToken).status) == 200 {
+                    acknowledged.withLock { $0 += batch.map(\.id) }
+                }
+                next += 20
+            }
+        }
+        load.start()
+        #expect(Deadline.poll(every: .milliseconds(10)) { acknowledged.withLock { $0.count } >= 40 }, "the load never pushed")
+        let backup = directory.path("backup.sqlite3"), dump = directory.path("backup.dump")
+        switch backend {
+        case .sqlite:
+            let written = try server.admin(["backup", backup, "--json"])
+            #expect(written.status == 0, "\(written.stderr)")
+            let said = try written.json() as? [String: Any]
+            #expect((said?["bytes"] as? Int ?? 0) > 0 && ((said?["feeds"] as? [String: Any])?["alice"] as? Int ?? 0) >= 5, "\(written.stdout)")
+            let copy = try Database(path: backup)
+            #expect(try copy.fetchAll("PRAGMA integrity_check") { try $0.column(String.self, at: 0) } == ["ok"])
+            // A whole moment of the feed: its last seq is the user's.
+            let (seq, last) = try #require(try copy.fetchOne("SELECT seq, (SELECT max(seq) FROM user_favorites) FROM users") { (try $0.int64(at: 0), try $0.int64(at: 1)) })
+            #expect(seq == last, "the backup holds the feed to \(last), its user says \(seq)")
+        case .postgres:
+            try TestPostgres.server().dump(server.database, to: dump)
+        }
+        #expect(Deadline.poll(every: .milliseconds(10)) { acknowledged.withLock { $0.count } >= 200 }, "the load stopped")
+        stop.store(true, ordering: .relaxed)
+        while !load.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+
+        // After the backup: changes on the phone and the laptop, synced (the tablet stays
+        // offline: the copy knows all it pushed).
+        for id in 6...10 { #expect(try archive(["add", "\(id)"], phone, tokens).status == 0) }
+        #expect(try archive(["remove", "1"], laptop, tokens).status == 0)
+        for database in [phone, laptop, phone] { try sync(database, server.url) }
+        var expected = try favorites(phone, in: directory)
+        #expect(expected[1] == nil && expected[10] != nil && expected.count >= 9 + 200, "\(expected.count)")
+        #expect(try favorites(laptop, in: directory) == expected, "the laptop before the restore")
+
+        // The backup put back in place.
+        _ = server.stop()
+        let restored: ServiceProcess
+        switch backend {
+        case .sqlite:
+            for suffix in ["", "-wal", "-shm"] { unlink(server.database + suffix) }
+            try FileManager.default.copyItem(atPath: backup, toPath: server.database)
+            restored = try ServiceProcess(.sqlite, database: server.database, directory: directory)
+        case .postgres:
+            let url = try TestPostgres.server().restore(dump)
+            let renewed = try ChildProcess.run(
+                ServiceProcess.executable.path, ["--postgres", url, "renew-feeds"], environment: ServiceProcess.environment(directory), timeout: .seconds(60))
+            #expect(renewed.status == 0 && renewed.stderr.contains("gave 1 user(s) a new feed"), "\(renewed.stderr)")
+            restored = try ServiceProcess(.postgres, database: url, directory: directory)
+        }
+        // The tablet hearts 20 and syncs first: 20 takes the copy's next position. The laptop
+        // then sends all the copy lacks, past the phone's cursor, before the phone syncs.
+        #expect(try archive(["add", "20"], tablet, tokens).status == 0)
+        for database in [tablet, laptop, phone, tablet, laptop, phone] { try sync(database, restored.url) }
+        expected[20] = try favorites(tablet, in: directory)[20]
+        #expect(expected[20] != nil)
+        for (name, database) in [("laptop", laptop), ("phone", phone), ("tablet", tablet)] {
+            let held = try favorites(database, in: directory)
+            #expect(held == expected, "\(backend): the \(name) lacks \(Set(expected.keys).subtracting(held.keys).sorted().prefix(8)), has more: \(Set(held.keys).subtracting(expected.keys).sorted().prefix(8))")
+        }
+        try sync(newcomer, restored.url)
+        #expect(try favorites(newcomer, in: directory) == expected, "\(backend): the service lacks what the devices hold")
+    }
+
+    /// A backup is refused onto the service's own file, and a failed one leaves nothing.
+    @Test func aBackupIsRefusedOntoTheDatabaseAndOnAMissingDirectory() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        let own = try server.admin(["backup", server.database])
+        #expect(own.status != 0 && own.stderr.contains("it is the service's own database"), "\(own.stderr)")
+        let nowhere = try server.admin(["backup", server.directory.path("missing/backup.sqlite3")])
+        #expect(nowhere.status != 0 && nowhere.stderr.contains("cannot write the backup"), "\(nowhere.stderr)")
+        let postgres = try ChildProcess.run(
+            ServiceProcess.executable.path, ["--postgres", "postgres://archive@/nowhere?host=/nonexistent", "backup", server.directory.path("b.sqlite3")],
+            environment: ServiceProcess.environment(server.directory), timeout: .seconds(60))
+        #expect(postgres.status != 0 && postgres.stderr.contains("pg_dump"), "\(postgres.stderr)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: server.directory.url.path).filter { $0.contains("partial") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
