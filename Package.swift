@@ -61,6 +61,10 @@ let package = Package(
         // HTTPS for archive-server and archive sync, and postgres-nio's TLS configuration type
         // (`sslmode=prefer|require`); in the graph through postgres-nio and AsyncHTTPClient.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // `archive-server --metrics-port`: the service's numbers (swift-metrics, in the graph
+        // through Hummingbird and postgres-nio) in Prometheus's text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Tests only: the certificate authorities and certificates of the TLS tests, made at run time.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -208,6 +212,7 @@ let package = Package(
             dependencies: [
                 "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI", "ArchiveStorage", "SQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -236,6 +241,10 @@ let package = Package(
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

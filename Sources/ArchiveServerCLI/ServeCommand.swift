@@ -74,6 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("postgres-connections"), help: ArgumentHelp("With --postgres: the most connections the service opens to PostgreSQL.", valueName: "count"))
     var postgresConnections = 20
 
+    @Option(name: .customLong("metrics-port"), help: ArgumentHelp("Serve the service's metrics at http://127.0.0.1:PORT/metrics, in Prometheus's text format.", valueName: "port"))
+    var metricsPort: Int?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -188,14 +191,38 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
         let host = self.host, port = self.port, delay = Duration.milliseconds(self.delay), failRate = self.failRate
+        // The metrics' endpoint first: a port it cannot take stops the start, said at once.
+        var metrics: Task<Void, any Error>?
+        var metricsURL: String?
+        defer { metrics?.cancel() }
+        if let metricsPort {
+            let endpoint = MetricsEndpoint(port: metricsPort, logger: logger)
+            endpoint.bootstrap()
+            let (started, continuation) = AsyncStream.makeStream(of: String?.self)
+            metrics = Task {
+                defer { continuation.finish() }
+                try await endpoint.run { url in continuation.yield(url) }
+            }
+            var iterator = started.makeAsyncIterator()
+            guard let url = await iterator.next() ?? nil else {
+                var reason = "it stopped"
+                if case .failure(let error)? = await metrics?.result { reason = NetworkFailure.phrase(for: error) ?? "\(error)" }
+                throw ServerCLIError("cannot serve the metrics on 127.0.0.1:\(metricsPort): \(reason); pick another --metrics-port")
+            }
+            logger.notice("metrics", metadata: ["url": "\(url)"])
+            metricsURL = url
+        }
+        let measured = metricsPort != nil, shownMetricsURL = metricsURL
         do {
             try await runner.run({ baseURL in
-                SyncResponder(
+                let responder = SyncResponder(
                     backend: backend, limits: limits,
                     catalog: CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL),
                     logger: logger)
+                return MeasuredResponder(inner: responder, measures: measured)
             }, ready: { url in
-                StandardStream.output(url + "\n")
+                // The service's URL on the first line (what scripts read), the metrics' on the second.
+                StandardStream.output(url + "\n" + (shownMetricsURL.map { $0 + "\n" } ?? ""))
                 logger.notice("serving", metadata: ["url": "\(url)", "storage": "\(storage)"])
             }, stopping: {
                 logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")

@@ -18,8 +18,9 @@ import NIOCore
 /// refusal is `401` with `WWW-Authenticate: Bearer` and says nothing more (a missing
 /// header, a malformed one, an unknown, revoked or removed user's token look alike). A
 /// refused request's body is never read: its answer says `Connection: close`.
-/// Each request is logged (at `info`) with an ID of its own, its method, path (never its
-/// query, which a careless client may put a token in), status and user; no token is logged.
+/// Each request is logged (at `info`) with the ID Hummingbird gives it, its method, path
+/// (never its query, which a careless client may put a token in), status and user; no token
+/// is logged. What requests did is counted (``ServiceMetrics``).
 public struct SyncResponder: HTTPResponder {
     public typealias Context = BasicRequestContext
 
@@ -48,7 +49,11 @@ public struct SyncResponder: HTTPResponder {
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        let requestID = Self.requestID()
+        // Hummingbird's ID of the request: in its log line and in a 500's answer.
+        let requestID = context.id
+        // The route, for the request metrics (a path of no route stays "Unknown": any path a
+        // client sends must not become a series of its own).
+        if let route = Self.route(of: request.uri.path) { context.coreContext.endpointPath.value = route }
         var user: String?
         var bodyRead = false
         var response: Response
@@ -56,8 +61,15 @@ public struct SyncResponder: HTTPResponder {
             response = try await route(request, context: context, user: &user, bodyRead: &bodyRead)
         } catch let refusal as Refusal {
             response = refusal.response
+            ServiceMetrics.refused(status: Int(response.status.code))
         } catch let error as ServerStorageError {
             response = Self.response(to: error, requestID: requestID)
+            switch response.status.code {
+            case 500: ServiceMetrics.storageError("failed")
+            case 503: ServiceMetrics.storageError("unavailable")
+            case 507: ServiceMetrics.storageError("full")
+            default: ServiceMetrics.refused(status: Int(response.status.code))
+            }
             if response.status == .internalServerError {
                 logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
             } else {
@@ -66,6 +78,7 @@ public struct SyncResponder: HTTPResponder {
         } catch {
             logger.error("request failed", metadata: ["request": "\(requestID)", "error": "\(error)"])
             response = Self.internalError(requestID: requestID)
+            ServiceMetrics.storageError("failed")
         }
         // A body the request did not need (a GET with one) is never read: the connection
         // closes after the answer, so a body trickled a byte at a time holds no slot.
@@ -162,9 +175,12 @@ public struct SyncResponder: HTTPResponder {
             throw Refusal(.badRequest, "\(error)")
         }
         let backend = self.backend, seen = push.seen, through = push.through
-        let answer = try await RequestDeadline.run(limits.requestTimeout, "applying a push of \(user.name)") {
-            try await backend.push(changes, from: device, through: through, seen: seen, for: user)
+        let answer = try await ServiceMetrics.storageCall {
+            try await RequestDeadline.run(limits.requestTimeout, "applying a push of \(user.name)") {
+                try await backend.push(changes, from: device, through: through, seen: seen, for: user)
+            }
         }
+        ServiceMetrics.pushed(answer)
         return ServiceResponse.json(ServiceResponse.encode(answer))
     }
 
@@ -201,9 +217,12 @@ public struct SyncResponder: HTTPResponder {
         }
         guard let device else { throw Refusal(.badRequest, "device is missing: pull?device=<your device ID>&cursor=N") }
         let backend = self.backend
-        var page = try await RequestDeadline.run(limits.requestTimeout, "reading a pull of \(user.name)") { [limit, cursor] in
-            try await backend.pull(for: user, device: device, after: cursor, limit: limit)
+        var page = try await ServiceMetrics.storageCall { [limits, limit, cursor] in
+            try await RequestDeadline.run(limits.requestTimeout, "reading a pull of \(user.name)") {
+                try await backend.pull(for: user, device: device, after: cursor, limit: limit)
+            }
         }
+        ServiceMetrics.pulled(page.changes.count)
         page.maximumPushBytes = limits.maximumBodyBytes
         return ServiceResponse.json(ServiceResponse.encode(page))
     }
@@ -300,8 +319,13 @@ public struct SyncResponder: HTTPResponder {
         return Int64(text)
     }
 
-    private static func requestID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String(generator.next() as UInt64, radix: 16)
+    /// The route a path is served by, for the request metrics; `nil` for a path of none.
+    static func route(of path: String) -> String? {
+        switch path {
+        case SyncAPI.healthPath, SyncAPI.pushPath, SyncAPI.pullPath: path
+        case "/" + CatalogResponder.collection: path
+        case _ where path.hasPrefix("/" + CatalogResponder.collection + "/"): "/" + CatalogResponder.collection + "/{id}"
+        default: nil
+        }
     }
 }
