@@ -3,7 +3,7 @@
 --
 --   wrk -t T -c C -d D -s load.lua URL -- TOKENS SEQS PUSH_PERCENT T CLOCK THINK
 --
--- TOKENS: one bearer token per line, user 1 first. SEQS: "id seq" per line, each user's feed end
+-- TOKENS: a line per user, user 1 first: the bearer tokens of its devices 1, 2 and 3. SEQS: "id seq" per line, each user's feed end
 -- before the run. PUSH_PERCENT: the share of requests that are pushes (the rest are pulls).
 -- T: wrk's threads. CLOCK: the devices' clock at the start, in milliseconds (run.sh gives each
 -- run a later one, so that every run's stamps are newer than the last run's). THINK: milliseconds
@@ -38,7 +38,11 @@ local fields = '"photoUrl":"https://example.com/archive/photo.jpg","category":"�
   .. '週末限定の人気メニューです。","storedAt":1790000000000'
 
 function init(args)
-  tokens = lines(args[1])
+  for _, line in ipairs(lines(args[1])) do
+    local own = {}
+    for token in line:gmatch("%S+") do table.insert(own, token) end
+    table.insert(tokens, own)
+  end
   for _, line in ipairs(lines(args[2])) do
     local id, value = line:match("^(%d+)%s+(%d+)$")
     if id then seq[tonumber(id)] = tonumber(value) end
@@ -62,8 +66,8 @@ end
 function request()
   if #mine == 0 then error("this wrk thread has no users: fewer users than threads") end
   local user = mine[math.random(#mine)]
-  local headers = { ["Authorization"] = "Bearer " .. tokens[user] }
   local which = math.random(3)
+  local headers = { ["Authorization"] = "Bearer " .. tokens[user][which] }
   if math.random(100) <= pushPercent then
     stampMs = stampMs + 1
     -- milliseconds << 16, as a decimal (a double: exact to 16 units, enough to grow).

@@ -1,6 +1,6 @@
 -- pgbench's push (Benchmarks/load/run.sh): the statements PostgresSyncStorage runs for one push of
 -- five changes, in its order, on one connection: the token check, then one transaction (the user's
--- row locked; one statement: the merge rule's INSERT ... ON CONFLICT ... DO UPDATE ... WHERE over
+-- row locked, the token's device checked (DeviceBinding); one statement: the merge rule's INSERT ... ON CONFLICT ... DO UPDATE ... WHERE over
 -- the batch, the feed's end moved, the device recorded, `pushed` returned). Keep in step with
 -- Sources/ArchiveServerPostgres/PostgresSyncStorage.swift (push, authenticate).
 --
@@ -8,7 +8,7 @@
 -- favorites (one in each fifth of 1..1000), a stamp newer than any before (:stamp grows by 65536,
 -- a millisecond, at each push of this client; pgbench keeps a client's variables from one
 -- transaction to the next). Two differences, both in pgbench's favour: the token check finds the
--- user by id through its token_hash (one more probe of the same unique index), and the batch's
+-- device's token through its user and label (one more probe of an index), and the batch's
 -- arrays are built from parameters here, where the server binds each as one array.
 \set u random(1, :users)
 \set d random(1, 3)
@@ -18,9 +18,15 @@
 \set i4 600 + random(1, 200)
 \set i5 800 + random(1, 200)
 \set stamp :stamp + 65536
-SELECT id, name, encode(feed, 'hex'), encode(token_hash, 'hex') FROM users WHERE token_hash = (SELECT token_hash FROM users WHERE id = :u);
+SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label
+FROM device_tokens t JOIN users u ON u.id = t.user_id
+WHERE t.token_hash = (SELECT token_hash FROM device_tokens WHERE user_id = :u AND label = 'd' || :d);
 BEGIN;
 SELECT seq, collected FROM users WHERE id = :u AND feed = (SELECT feed FROM users WHERE id = :u) FOR UPDATE \gset
+SELECT encode(device, 'hex'), shared,
+    EXISTS (SELECT 1 FROM device_tokens o WHERE o.user_id = t.user_id
+            AND o.device = decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex') AND o.id <> t.id)
+FROM device_tokens t WHERE t.id = (SELECT id FROM device_tokens WHERE user_id = :u AND label = 'd' || :d) AND t.user_id = :u;
 WITH merged AS (
 INSERT INTO user_favorites AS f (user_id, id, stamp, device, seq, removed, photo_url, category, dish_name, shop_name, introduction, stored_at)
 SELECT :u, c.id, c.stamp, decode(c.device, 'hex'), :seq + c.n, c.removed,
@@ -49,9 +55,11 @@ RETURNING id
 ), moved AS (
     UPDATE users SET seq = :seq + 5 WHERE id = :u AND true
 ), recorded AS (
-    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen)
-    VALUES (:u, decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex'), :seq + 5, 0, 1790000000000)
-    ON CONFLICT (user_id, device) DO UPDATE SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen
+    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
+    VALUES (:u, decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex'), :seq + 5, 0, 1790000000000,
+            (SELECT id FROM device_tokens WHERE user_id = :u AND label = 'd' || :d))
+    ON CONFLICT (user_id, device) DO UPDATE
+    SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen, token = excluded.token
     RETURNING pushed
 )
 SELECT (SELECT pushed FROM recorded), ARRAY(SELECT id FROM merged);

@@ -163,9 +163,12 @@ for backend in "${backends[@]}"; do
   until [[ $(head -n 1 "$dir/server.url" 2>/dev/null) == http* ]]; do kill -0 "$server_pid" 2>/dev/null || { cat "$dir/server-$backend.log" >&2; exit 1; }; sleep 0.05; done
   url=$(head -n 1 "$dir/server.url")
   step "$backend: $users users"
+  # Each user's three devices, each with its own token (one line a user: d1 d2 d3).
   : >"$dir/tokens"
   for ((user = 1; user <= users; user++)); do
-    "$server_bin" users add "u$user" "${storage[@]}" 2>/dev/null >>"$dir/tokens"
+    echo "$("$server_bin" users add "u$user" --device d1 "${storage[@]}" 2>/dev/null)" \
+      "$("$server_bin" devices add "u$user" d2 "${storage[@]}" 2>/dev/null)" \
+      "$("$server_bin" devices add "u$user" d3 "${storage[@]}" 2>/dev/null)" >>"$dir/tokens"
   done
   step "$backend: $favorites favorites each, pushed"
   python3 seed.py "$url" "$dir/tokens" "$favorites"

@@ -2,7 +2,8 @@
 
     python3 seed.py URL TOKENS FAVORITES
 
-TOKENS holds one bearer token per line, user 1 first. Each user's device 1 pushes FAVORITES
+TOKENS holds a line per user, user 1 first: the bearer tokens of its devices 1, 2 and 3. Each
+user's device 1 (with its own token) pushes FAVORITES
 favorites (IDs 1..FAVORITES) in pushes of at most 1,000, stamped at 2026-09-21 (older than every
 stamp the load makes), four users at a time. Exits 1 on the first push not answered 200.
 """
@@ -48,7 +49,7 @@ def seed(url: str, user: int, token: str, favorites: int) -> None:
 def main() -> None:
     url, tokens_path, favorites = sys.argv[1], sys.argv[2], int(sys.argv[3])
     with open(tokens_path) as file:
-        tokens = [line.strip() for line in file if line.strip()]
+        tokens = [line.split()[0] for line in file if line.strip()]
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         for future in [pool.submit(seed, url, user, token, favorites) for user, token in enumerate(tokens, start=1)]:
             future.result()

@@ -56,10 +56,11 @@ struct ServiceMetricsTests {
         // Nothing of a user's in it: no name, no token.
         #expect(!answer.text.contains("alice") && !answer.text.contains("fa_"))
 
-        // Each request's log line: Hummingbird's ID of it.
+        // Each request's log line: Hummingbird's ID of it (16 random hexadecimal digits, not
+        // padded, then a 16-digit count).
         let stopped = try #require(server.stop())
         let lines = stopped.stderr.split(separator: "\n").filter { $0.contains("path=/v1/sync/push") }
-        #expect(lines.count == 2 && lines.allSatisfy { $0.firstMatch(of: /request=[0-9a-f]{32}\b/) != nil }, "\(lines)")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.firstMatch(of: /request=[0-9a-f]{17,32}\b/) != nil }, "\(lines)")
     }
 
     @Test func aMetricsPortInUseStopsTheStart() throws {
