@@ -58,6 +58,21 @@ def section(rows: list) -> str:
             cells += [fmt_rate(s["rps"]), fmt_ms(s["p50_ms"]), fmt_ms(s["p99_ms"])] if s else ["", "", ""]
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
+    out += ["**With TLS** (HTTPS, TLS 1.3, a P-256 certificate; the same server restarted with "
+            "`--tls-certificate`/`--tls-key`): requests/s and latency beside the plain runs above", ""]
+    out.append("| backend | run | clients | plain | p50 | p99 | TLS | p50 | p99 | TLS ÷ plain |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for backend in ("postgres", "sqlite"):
+        for scenario in ("push", "mix"):
+            for c in clients:
+                plain, tls = wrk.get((backend, scenario, c)), wrk.get((backend, scenario + "-tls", c))
+                if not (plain and tls):
+                    continue
+                name = "PostgreSQL" if backend == "postgres" else "SQLite"
+                out.append(
+                    f"| {name} | {scenario} | {c:,} | {fmt_rate(plain['rps'])} | {fmt_ms(plain['p50_ms'])} | {fmt_ms(plain['p99_ms'])} | "
+                    f"{fmt_rate(tls['rps'])} | {fmt_ms(tls['p50_ms'])} | {fmt_ms(tls['p99_ms'])} | {tls['rps'] / plain['rps']:.2f}× |")
+    out.append("")
     target = wrk.get(("postgres", "push", TARGET_CLIENTS))
     reference = bench.get(("push", TARGET_CLIENTS))
     if target and reference:

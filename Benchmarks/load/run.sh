@@ -11,6 +11,8 @@
 #   2. wrk (load.lua) at each concurrency: "mix" (80 % pushes of 5 changes, 20 % pulls), "push",
 #      and "paced" (the mix, each client waiting 250 ms between requests, as devices do);
 #   3. 1,000 connections of the mix: the server's peak memory (VmHWM);
+#   4. the server restarted with TLS (a self-signed P-256 certificate made by openssl), and the
+#      "push" and "mix" runs again over HTTPS ("push-tls", "mix-tls"): what TLS costs;
 # on PostgreSQL, each wrk run followed by pgbench running the same statements (push.sql, pull.sql)
 # on the same database at the same concurrency and mix: the limit of any service on this
 # PostgreSQL on this machine. Each run starts after a CHECKPOINT.
@@ -36,8 +38,8 @@ backends=(${LOAD_BACKENDS:-postgres sqlite})
 seconds=${LOAD_SECONDS:-$seconds}
 # The paced scenario: each client waits this long between its requests (a device, not a loop).
 think_ms=250
-for tool in wrk python3 sqlite3 bc pgrep /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "load: $tool is missing: apt-get install -y wrk python3 sqlite3 bc procps time (.ci/run does)" >&2; exit 1; }
+for tool in wrk python3 sqlite3 bc pgrep /usr/bin/time openssl; do
+  command -v "$tool" >/dev/null || { echo "load: $tool is missing: apt-get install -y wrk python3 sqlite3 bc procps time openssl (.ci/run does)" >&2; exit 1; }
 done
 pg_bin=${ARCHIVE_TEST_POSTGRES_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 for tool in initdb postgres pg_isready psql pgbench createdb; do
@@ -154,14 +156,25 @@ reaped() {
   done
 }
 
-for backend in "${backends[@]}"; do
-  step "$backend: archive-server"
-  if [[ $backend == postgres ]]; then storage=(--postgres "$postgres_url"); else storage=(--database "$dir/server.sqlite3"); fi
+# The TLS runs' certificate: self-signed, P-256, for 127.0.0.1 (wrk does not verify it).
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" -days 2 \
+  -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+
+# start_server BACKEND [OPTIONS...]: archive-server on the backend's storage; sets server_pid and url.
+start_server() {
+  local backend=$1; shift
   rm -f "$dir/server.url"
-  "$server_bin" "${storage[@]}" --port 0 --log-level warning ${LOAD_SERVER_ARGS:-} --max-connections 2000 >"$dir/server.url" 2>"$dir/server-$backend.log" &
+  "$server_bin" "${storage[@]}" --port 0 --log-level warning ${LOAD_SERVER_ARGS:-} --max-connections 2000 "$@" >"$dir/server.url" 2>>"$dir/server-$backend.log" &
   server_pid=$!
   until [[ $(head -n 1 "$dir/server.url" 2>/dev/null) == http* ]]; do kill -0 "$server_pid" 2>/dev/null || { cat "$dir/server-$backend.log" >&2; exit 1; }; sleep 0.05; done
   url=$(head -n 1 "$dir/server.url")
+}
+
+for backend in "${backends[@]}"; do
+  step "$backend: archive-server"
+  if [[ $backend == postgres ]]; then storage=(--postgres "$postgres_url"); else storage=(--database "$dir/server.sqlite3"); fi
+  : >"$dir/server-$backend.log"
+  start_server "$backend"
   step "$backend: $users users"
   # Each user's three devices, each with its own token (one line a user: d1 d2 d3).
   : >"$dir/tokens"
@@ -174,10 +187,15 @@ for backend in "${backends[@]}"; do
   python3 seed.py "$url" "$dir/tokens" "$favorites"
   [[ $backend == postgres ]] && psql -c "VACUUM ANALYZE"
   record kind=memory backend="$backend" state=seeded rss_kb="$(memory "$server_pid" VmRSS)"
-  for scenario in mix push paced; do
+  for scenario in mix push paced push-tls mix-tls; do
     percent=80 pause=0
-    [[ $scenario == push ]] && percent=100
+    [[ $scenario == push* ]] && percent=100
     [[ $scenario == paced ]] && pause=$think_ms
+    if [[ $scenario == push-tls ]]; then
+      step "$backend: archive-server with TLS"
+      kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+      start_server "$backend" --tls-certificate "$dir/cert.pem" --tls-key "$dir/key.pem"
+    fi
     for c in "${clients[@]}" ${many:+$many}; do
       [[ $c == "$many" && $scenario != mix ]] && continue
       dump_seqs "$backend"
@@ -200,7 +218,7 @@ for backend in "${backends[@]}"; do
       python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="wrk", backend=sys.argv[2], scenario=sys.argv[3], clients=int(sys.argv[4]), rss_kb=int(sys.argv[5]), peak_kb=int(sys.argv[6]), server_cpu=float(sys.argv[7]), postgres_cpu=float(sys.argv[8]), load_cpu=float(sys.argv[9]), think_ms=int(sys.argv[10])); print(json.dumps(r))' \
         "$line" "$backend" "$scenario" "$c" "$(memory "$server_pid" VmRSS)" "$(memory "$server_pid" VmHWM)" "$server_cpu" "$postgres_cpu" "$wrk_cpu" "$pause" >>"$results"
       if grep -q '"failed":[1-9]' <<<"$line"; then echo "load: requests failed: $line" >&2; grep -v wrk_cpu "$dir/wrk.err" | head -n 5 >&2; exit 1; fi
-      if [[ $backend == postgres && $c != "$many" ]]; then
+      if [[ $backend == postgres && $c != "$many" && $scenario != *-tls ]]; then
         baseline_children=$(pgrep -c -P "$postgres_pid")
         pgbench_run "$scenario" "$c"
       fi
