@@ -39,9 +39,7 @@ public struct ServerBackup: Sendable, Hashable, Codable {
             try sync(temporary, path: path)
             guard rename(temporary, path) == 0 else { throw ServerBackupError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             try sync(parts.directory, path: path, directory: true)
-            var info = stat()
-            let bytes = stat(path, &info) == 0 ? Int64(info.st_size) : 0
-            return ServerBackup(path: path, bytes: bytes, feeds: feeds)
+            return ServerBackup(path: path, bytes: size(of: path), feeds: feeds)
         } catch let error as SQLiteError {
             companions.forEach { unlink($0) }
             throw ServerBackupError.cannotWrite(path: path, reason: "\(error)")
@@ -63,6 +61,14 @@ public struct ServerBackup: Sendable, Hashable, Codable {
             let rows = try db.fetchAll("SELECT name, seq FROM users") { (try $0.column(String.self, at: 0), try $0.int64(at: 1)) }
             return Dictionary(rows, uniquingKeysWith: max)
         }
+    }
+
+    /// The size of the file at `path` in bytes (0 when it cannot be opened).
+    private static func size(of path: String) -> Int64 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        return max(0, Int64(lseek(descriptor, 0, SEEK_END)))
     }
 
     /// Flushes the file (or directory) at `target` to the disk.
