@@ -19,6 +19,11 @@ def fmt_ms(value: float) -> str:
     return f"{value:.1f}" if value < 100 else f"{value:,.0f}"
 
 
+def cpu_per_request(run: dict) -> str:
+    """The server process's CPU milliseconds per request of a wrk run, or nothing."""
+    return f"{1000 * run['server_cpu'] / run['requests']:.2f}" if run.get("requests") and "server_cpu" in run else ""
+
+
 def section(rows: list) -> str:
     wrk = {(r["backend"], r["scenario"], r["clients"]): r for r in rows if r["kind"] == "wrk"}
     bench = {(r["scenario"], r["clients"]): r for r in rows if r["kind"] == "pgbench"}
@@ -60,8 +65,8 @@ def section(rows: list) -> str:
         out.append("")
     out += ["**With TLS** (HTTPS, TLS 1.3, a P-256 certificate; the same server restarted with "
             "`--tls-certificate`/`--tls-key`): requests/s and latency beside the plain runs above", ""]
-    out.append("| backend | run | clients | plain | p50 | p99 | TLS | p50 | p99 | TLS ÷ plain |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("| backend | run | clients | plain | p50 | p99 | TLS | p50 | p99 | TLS ÷ plain | server CPU ms/request, plain | with TLS |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for backend in ("postgres", "sqlite"):
         for scenario in ("push", "mix"):
             for c in clients:
@@ -71,7 +76,8 @@ def section(rows: list) -> str:
                 name = "PostgreSQL" if backend == "postgres" else "SQLite"
                 out.append(
                     f"| {name} | {scenario} | {c:,} | {fmt_rate(plain['rps'])} | {fmt_ms(plain['p50_ms'])} | {fmt_ms(plain['p99_ms'])} | "
-                    f"{fmt_rate(tls['rps'])} | {fmt_ms(tls['p50_ms'])} | {fmt_ms(tls['p99_ms'])} | {tls['rps'] / plain['rps']:.2f}× |")
+                    f"{fmt_rate(tls['rps'])} | {fmt_ms(tls['p50_ms'])} | {fmt_ms(tls['p99_ms'])} | {tls['rps'] / plain['rps']:.2f}× | "
+                    f"{cpu_per_request(plain)} | {cpu_per_request(tls)} |")
     out.append("")
     target = wrk.get(("postgres", "push", TARGET_CLIENTS))
     reference = bench.get(("push", TARGET_CLIENTS))

@@ -98,9 +98,8 @@ struct DevicesCommand: AsyncParsableCommand {
             Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
         }
         let label = device.shared ? "\(device.label) (shared)" : device.label
-        guard let id = device.device, let lastSeen = device.lastSeen else {
-            return "\(label)\tnot synced yet\tadded \(time(device.addedAt))"
-        }
+        guard let id = device.device else { return "\(label)\tnot synced yet\tadded \(time(device.addedAt))" }
+        guard let lastSeen = device.lastSeen else { return "\(label)\t\(id)\tadded \(time(device.addedAt))\tno changes pulled or pushed yet" }
         return "\(label)\t\(id)\tadded \(time(device.addedAt))\tlast seen \(time(lastSeen))\tpulled to \(device.pulled ?? 0)\t\(device.tombstonesHeld) removals kept for it"
     }
 }

@@ -294,7 +294,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             let user = try await Self.userID(name, on: connection, logger: logger)
             var devices: [DeviceAccount] = []
             let rows = try await connection.query("""
-                SELECT t.label, t.created_at, t.shared, encode(d.device, 'hex'), d.last_seen, d.pulled, d.pushed,
+                SELECT t.label, t.created_at, t.shared, encode(coalesce(d.device, t.device), 'hex'), d.last_seen, d.pulled, d.pushed,
                     CASE WHEN d.device IS NULL THEN 0 ELSE
                         (SELECT count(*) FROM user_favorites f WHERE f.user_id = t.user_id AND f.removed AND f.seq > d.pulled) END
                 FROM device_tokens t LEFT JOIN user_devices d ON d.token = t.id

@@ -13,9 +13,11 @@ public struct DeviceAccount: Sendable, Hashable, Codable {
     public let addedAt: Int64
     /// Whether it is a user's shared token from before device tokens (it binds no device).
     public let shared: Bool
-    /// The device ID syncing with it (32 hexadecimal digits), or `nil` before its first sync.
+    /// The device ID syncing with it, or the token is bound to (32 hexadecimal digits), or
+    /// `nil` before its first request.
     public let device: String?
-    /// When that device last pushed or pulled, in milliseconds since 1970.
+    /// When that device last pushed or pulled changes, in milliseconds since 1970 (`nil`:
+    /// none yet, though its first request may have bound the token).
     public let lastSeen: Int64?
     /// How far the device has pulled the user's feed (its cursor).
     public let pulled: Int64?

@@ -112,17 +112,18 @@ public struct UserStore: UserDirectory {
         return try database.queue.snapshot { db in
             let id = try Self.userID(name, in: db)
             return try db.fetchAll("""
-                SELECT t.label, t.created_at, t.shared, CASE WHEN d.device IS NULL THEN NULL ELSE lower(hex(d.device)) END, d.last_seen, d.pulled, d.pushed,
+                SELECT t.label, t.created_at, t.shared,
+                    CASE WHEN coalesce(d.device, t.device) IS NULL THEN NULL ELSE lower(hex(coalesce(d.device, t.device))) END,
+                    d.last_seen, d.pulled, d.pushed,
                     CASE WHEN d.device IS NULL THEN 0 ELSE
                         (SELECT count(*) FROM user_favorites f WHERE f.user = t.user AND f.removed = 1 AND f.seq > d.pulled) END
                 FROM device_tokens t LEFT JOIN user_devices d ON d.token = t.id
                 WHERE t.user = ? ORDER BY t.label, d.device
                 """, id) { row in
-                let device = try row.column(String?.self, at: 3)
-                return DeviceAccount(
+                DeviceAccount(
                     label: try row.column(String.self, at: 0), addedAt: try row.int64(at: 1), shared: try row.int(at: 2) != 0,
-                    device: device, lastSeen: device == nil ? nil : try row.int64(at: 4),
-                    pulled: device == nil ? nil : try row.int64(at: 5), pushed: device == nil ? nil : try row.int64(at: 6),
+                    device: try row.column(String?.self, at: 3), lastSeen: try row.column(Int64?.self, at: 4),
+                    pulled: try row.column(Int64?.self, at: 5), pushed: try row.column(Int64?.self, at: 6),
                     tombstonesHeld: try row.int(at: 7))
             }
         }
