@@ -46,7 +46,9 @@ struct BackupRestoreTests {
         let loader = Changes.device(0x4C), loaderToken = try tokens(loader), url = server.url
         let stop = Atomic<Bool>(false)
         let acknowledged = Mutex<[Int]>([])
+        let finished = DispatchSemaphore(value: 0)
         let load = Thread {
+            defer { finished.signal() }
             var next = 1_000
             while !stop.load(ordering: .relaxed) {
                 let batch = (next..<next + 20).map { Changes.stored($0, at: 1_700_000_000_000 + Int64($0), by: loader) }
@@ -57,6 +59,15 @@ struct BackupRestoreTests {
             }
         }
         load.start()
+        // Stopped however the test ends, and waited for (its last push answered or timed out).
+        var loadEnded = false
+        func endLoad() {
+            guard !loadEnded else { return }
+            loadEnded = true
+            stop.store(true, ordering: .relaxed)
+            _ = finished.wait(timeout: .now() + .seconds(60))
+        }
+        defer { endLoad() }
         #expect(Deadline.poll(every: .milliseconds(10)) { acknowledged.withLock { $0.count } >= 40 }, "the load never pushed")
         let backup = directory.path("backup.sqlite3"), dump = directory.path("backup.dump")
         switch backend {
@@ -74,8 +85,7 @@ struct BackupRestoreTests {
             try TestPostgres.server().dump(server.database, to: dump)
         }
         #expect(Deadline.poll(every: .milliseconds(10)) { acknowledged.withLock { $0.count } >= 200 }, "the load stopped")
-        stop.store(true, ordering: .relaxed)
-        while !load.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        endLoad()
 
         // After the backup: changes on the phone and the laptop, synced (the tablet stays
         // offline: the copy knows all it pushed).
