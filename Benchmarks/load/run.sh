@@ -21,7 +21,7 @@
 # drawn by report.py.
 #
 # To look closer: LOAD_BACKENDS="postgres" (or sqlite), LOAD_CLIENTS="64", LOAD_SECONDS=20, and
-# LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
+# LOAD_SCENARIOS="paced" (some of: mix push paced push-tls mix-tls), LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
 # LOAD_SERVER_ARGS="--postgres-connections 8" (more options for archive-server).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -187,7 +187,7 @@ for backend in "${backends[@]}"; do
   python3 seed.py "$url" "$dir/tokens" "$favorites"
   [[ $backend == postgres ]] && psql -c "VACUUM ANALYZE"
   record kind=memory backend="$backend" state=seeded rss_kb="$(memory "$server_pid" VmRSS)"
-  for scenario in mix push paced push-tls mix-tls; do
+  for scenario in ${LOAD_SCENARIOS:-mix push paced push-tls mix-tls}; do
     percent=80 pause=0
     [[ $scenario == push* ]] && percent=100
     [[ $scenario == paced ]] && pause=$think_ms
