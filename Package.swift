@@ -65,6 +65,9 @@ let package = Package(
         // through Hummingbird and postgres-nio) in Prometheus's text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The web page's HTML (`archive-server`'s `/`): Mustache templates compiled into the
+        // binary, escaped by default.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // Tests only: the certificate authorities and certificates of the TLS tests, made at run time.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -213,6 +216,7 @@ let package = Package(
                 "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI", "ArchiveStorage", "SQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

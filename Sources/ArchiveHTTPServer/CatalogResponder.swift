@@ -17,7 +17,7 @@ import NIOCore
 /// (``ConnectionLimitHandler`` closes after the answer), so it is never read, and
 /// so does a refused CONNECT, whose answer has no other framing.
 public struct CatalogResponder: HTTPResponder {
-    public typealias Context = BasicRequestContext
+    public typealias Context = ServiceRequestContext
 
     /// The catalog's path: `/archive_images`.
     public static let collection = "archive_images"

@@ -72,7 +72,7 @@ public struct HTTPServiceRunner: Sendable {
         _ makeResponder: (_ baseURL: @escaping @Sendable () -> String) -> Responder,
         ready: @escaping @Sendable (String) -> Void, stopping: @escaping @Sendable () -> Void,
         reloaded: @escaping @Sendable (Result<TLSCertificates.Summary, TLSCertificateError>) -> Void = { _ in }
-    ) async throws where Responder.Context == BasicRequestContext {
+    ) async throws where Responder.Context == ServiceRequestContext {
         let baseURL = NIOLockedValueBox("")
         let responder = makeResponder { baseURL.withLockedValue { $0 } }
         let counter = ConnectionCounter(limit: maximumConnections)

@@ -8,7 +8,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `archive-server devices add|list|revoke USER [LABEL]`: a token per device.
+/// `archive-server devices add|link|list|revoke USER [LABEL]`: a token per device, or a
+/// browser signed in by a one-time link.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
@@ -17,6 +18,9 @@ struct DevicesCommand: AsyncParsableCommand {
             add USER LABEL: a new token for one more device of USER (on stdout, once: only \
             its hash is kept); it binds to the device ID that first syncs with it, and \
             serves no other. \
+            link USER LABEL: a one-time sign-in URL (on stdout) for the web page: opened \
+            within 10 minutes, it signs that browser in as a new device of USER labelled LABEL \
+            (built from --public-url). \
             list USER: each token and the device syncing with it: when added, last seen, \
             how far it has pulled, the removals kept for it. \
             revoke USER LABEL: that token stops working at once and its device is \
@@ -25,13 +29,13 @@ struct DevicesCommand: AsyncParsableCommand {
 
     /// What to do.
     enum Action: String, ExpressibleByArgument, CaseIterable {
-        case add, list, revoke
+        case add, link, list, revoke
     }
 
     @OptionGroup var storage: ServerStorageOptions
     @ParentCommand var root: ArchiveServerCommand
 
-    @Argument(help: "add, list or revoke.")
+    @Argument(help: "add, link, list or revoke.")
     var action: Action
 
     @Argument(help: "The user's name.")
@@ -43,9 +47,18 @@ struct DevicesCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("With link: the service's address as browsers reach it (http://HOST:PORT or https://…).", valueName: "url"))
+    var publicURL = "http://127.0.0.1:8080"
+
+    /// How long a sign-in link works: 10 minutes.
+    static let linkLifetime: Int64 = 600_000
+
     func validate() throws {
         if action == .list, label != nil { throw ValidationError("devices list takes a user's name only") }
         if action != .list, label == nil { throw ValidationError("devices \(action.rawValue) needs a user's name and a device's label") }
+        if action == .link, Self.linkBase(publicURL) == nil {
+            throw ValidationError("--public-url must be http:// or https:// followed by a host (and a port), got \(publicURL.prefix(200).debugDescription)")
+        }
     }
 
     func run() async throws {
@@ -64,6 +77,14 @@ struct DevicesCommand: AsyncParsableCommand {
                     StandardStream.error(
                         "added device \(label) of \(user): the token above is shown this once (give it to archive sync --token-stdin or "
                             + "ARCHIVE_SYNC_TOKEN on that device); it binds to the first device that syncs with it\n")
+                case .link:
+                    let now = Int64(Date().timeIntervalSince1970 * 1000)
+                    let secret = try await users.createSignInLink(for: user, label: label, now: now, expiresAt: now + Self.linkLifetime)
+                    let url = (Self.linkBase(publicURL) ?? publicURL) + "/signin?link=" + secret.text
+                    print(json ? try ServerJSON.text(["name": user, "device": label, "url": url]) : url)
+                    StandardStream.error(
+                        "open the URL above in the browser to sign in as device \(label) of \(user): it works once, for 10 minutes; "
+                            + "archive-server devices revoke \(user) \(label) signs that browser out\n")
                 case .list:
                     let devices = try await users.devices(of: user)
                     if json {
@@ -83,6 +104,22 @@ struct DevicesCommand: AsyncParsableCommand {
         } catch let error as PostgresStorageError {
             throw ServerCLIError(error.description)
         }
+    }
+
+    /// `url` without a trailing `/`, when it is `http://` or `https://` and a host with no
+    /// path, query or fragment; else `nil`.
+    static func linkBase(_ url: String) -> String? {
+        let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+        for scheme in ["http://", "https://"] where trimmed.hasPrefix(scheme) {
+            let authority = trimmed.dropFirst(scheme.count)
+            let allowed = authority.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
+                    || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            }
+            return !authority.isEmpty && allowed ? trimmed : nil
+        }
+        return nil
     }
 
     /// What `devices list --json` prints.

@@ -213,12 +213,14 @@ struct ServeCommand: AsyncParsableCommand {
             metricsURL = url
         }
         let measured = metricsPort != nil, shownMetricsURL = metricsURL
+        let events = FeedEvents()
+        let web = try WebResponder(backend: backend, events: events, limits: limits, secure: tlsCertificate != nil, logger: logger)
         do {
             try await runner.run({ baseURL in
                 let responder = SyncResponder(
                     backend: backend, limits: limits,
                     catalog: CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL),
-                    logger: logger)
+                    web: web, events: events, logger: logger)
                 return MeasuredResponder(inner: responder, measures: measured)
             }, ready: { url in
                 // The service's URL on the first line (what scripts read), the metrics' on the second.

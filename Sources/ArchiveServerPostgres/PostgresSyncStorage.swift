@@ -95,15 +95,16 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     // MARK: - SyncBackend
 
     public func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? {
-        let hash = token.hash
+        let hash = token.hash, now = wallClock()
         do {
             let rows = try await client.query("""
-                SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label
-                FROM device_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex')
+                SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label, encode(t.device, 'hex')
+                FROM device_tokens t JOIN users u ON u.id = t.user_id
+                WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex') AND (t.expires_at IS NULL OR t.expires_at > \(now))
                 """, logger: logger)
-            for try await (id, name, feed, stored, tokenID, label) in rows.decode((Int64, String, String, String, Int64, String).self) {
+            for try await (id, name, feed, stored, tokenID, label, bound) in rows.decode((Int64, String, String, String, Int64, String, String?).self) {
                 guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = DeviceID(hex: feed) else { return nil }
-                return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label)
+                return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label, boundDevice: bound.flatMap(DeviceID.init(hex:)))
             }
             return nil
         } catch {
@@ -321,7 +322,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         }
     }
 
-    private static func userID(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    static func userID(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         for try await id in try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger).decode(Int64.self) {
             return id
         }
@@ -360,7 +361,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     /// Runs `query` and counts the rows it returns.
-    private func rows(_ what: String, _ query: PostgresQuery) async throws -> Int {
+    func rows(_ what: String, _ query: PostgresQuery) async throws -> Int {
         do {
             return try await client.query(query, logger: logger).collect().count
         } catch {
@@ -469,7 +470,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     /// The change a row holds (its first columns: ``columns``).
-    private static func change(from row: PostgresRandomAccessRow) throws -> FavoriteChange {
+    static func change(from row: PostgresRandomAccessRow) throws -> FavoriteChange {
         let id = try row[0].decode(Int64.self), stamp = try row[1].decode(Int64.self)
         let deviceHex = try row[2].decode(String.self), removed = try row[3].decode(Bool.self)
         let photoUrl = try row[4].decode(String?.self), category = try row[5].decode(String?.self)

@@ -132,6 +132,23 @@ public final class RawHTTPConnection {
         return Response(status: status, headers: headers, body: body)
     }
 
+    /// Reads what the server sends (an answer streamed in chunks: an event stream) until
+    /// `marker` appears in it, and returns everything read up to and including it. Throws
+    /// when `timeout` passes first, or the server closes the connection.
+    public func read(until marker: String, timeout: Duration = .seconds(10)) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        let wanted = Array(marker.utf8)
+        while true {
+            if let start = buffer.indices.first(where: { buffer[$0...].starts(with: wanted) }) {
+                let end = start + wanted.count
+                let text = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end)
+                return text
+            }
+            try fill(until: deadline, timeout: timeout)
+        }
+    }
+
     /// Waits up to `timeout` for the server to close the connection (end of stream
     /// or reset), discarding whatever it sends first; whether it did.
     public func waitForClose(timeout: Duration) -> Bool {
@@ -181,7 +198,7 @@ public final class RawHTTPConnection {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             bytes.append(contentsOf: chunk[..<count])

@@ -22,13 +22,17 @@ import NIOCore
 /// (never its query, which a careless client may put a token in), status and user; no token
 /// is logged. What requests did is counted (``ServiceMetrics``).
 public struct SyncResponder: HTTPResponder {
-    public typealias Context = BasicRequestContext
+    public typealias Context = ServiceRequestContext
 
     let backend: any SyncBackend
     let limits: SyncServiceLimits
     /// The bytes of push bodies held at once, across connections.
     let bodyBudget: BodyBudget
     let catalog: CatalogResponder
+    /// The web page (`/`, `/favorites`, `/signin`, `/web/…`), when served.
+    let web: WebResponder?
+    /// Told of every push that lands a change, for the users' open event streams.
+    let events: FeedEvents?
     let logger: Logger
     /// Unix milliseconds now: a pushed change stamped more than ``HybridTimestamp/maximumLead``
     /// ahead of it is refused.
@@ -36,14 +40,17 @@ public struct SyncResponder: HTTPResponder {
 
     /// Serves `backend`'s users within `limits`, and `catalog`; logs to `logger`; judges how
     /// far ahead a pushed stamp is by `wallClock` (the system's clock unless a test sets one).
+    /// `web`, when given, serves the web page, and `events` hears of every push that lands.
     public init(
-        backend: any SyncBackend, limits: SyncServiceLimits, catalog: CatalogResponder, logger: Logger,
-        wallClock: (@Sendable () -> Int64)? = nil
+        backend: any SyncBackend, limits: SyncServiceLimits, catalog: CatalogResponder, web: WebResponder? = nil, events: FeedEvents? = nil,
+        logger: Logger, wallClock: (@Sendable () -> Int64)? = nil
     ) {
         self.backend = backend
         self.limits = limits
         self.bodyBudget = BodyBudget(limit: limits.maximumBodyBytesInFlight)
         self.catalog = catalog
+        self.web = web
+        self.events = events
         self.logger = logger
         self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
     }
@@ -103,6 +110,9 @@ public struct SyncResponder: HTTPResponder {
         let path = request.uri.path
         if path == "/" + CatalogResponder.collection || path.hasPrefix("/" + CatalogResponder.collection + "/") {
             return try await catalog.respond(to: request, context: context)
+        }
+        if let web, WebResponder.serves(path) {
+            return try await web.respond(to: request, context: context, user: &user, bodyRead: &bodyRead)
         }
         switch path {
         case SyncAPI.healthPath:
@@ -181,6 +191,7 @@ public struct SyncResponder: HTTPResponder {
             }
         }
         ServiceMetrics.pushed(answer)
+        if answer.applied > 0 { events?.publish(user: user.id) }
         return ServiceResponse.json(ServiceResponse.encode(answer))
     }
 
@@ -324,6 +335,7 @@ public struct SyncResponder: HTTPResponder {
         switch path {
         case SyncAPI.healthPath, SyncAPI.pushPath, SyncAPI.pullPath: path
         case "/" + CatalogResponder.collection: path
+        case _ where WebResponder.serves(path): path
         case _ where path.hasPrefix("/" + CatalogResponder.collection + "/"): "/" + CatalogResponder.collection + "/{id}"
         default: nil
         }

@@ -13,14 +13,19 @@ public struct AuthenticatedUser: Sendable, Hashable {
     public let token: Int64
     /// The device token's label (for logs).
     public let device: String
+    /// The device ID the token is bound to (``DeviceBinding``), or `nil` before its first
+    /// sync: a browser's session is bound from its start, and its hearts are that device's.
+    public let boundDevice: DeviceID?
 
     /// The user `id` named `name`, whose change feed is `feed`, signed in with token row
-    /// `token` labelled `device` (made by a storage backend once the token is checked).
-    package init(id: Int64, name: String, feed: DeviceID, token: Int64, device: String) {
+    /// `token` labelled `device`, bound to `boundDevice` (made by a storage backend once the
+    /// token is checked).
+    package init(id: Int64, name: String, feed: DeviceID, token: Int64, device: String, boundDevice: DeviceID? = nil) {
         self.id = id
         self.name = name
         self.feed = feed
         self.token = token
         self.device = device
+        self.boundDevice = boundDevice
     }
 }

@@ -30,7 +30,8 @@ public struct SQLiteSyncBackend: SyncBackend {
     }
 
     public func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? {
-        try await NIOThreadPool.singleton.runIfActive { try users.authenticate(token) }
+        let now = wallClock()
+        return try await NIOThreadPool.singleton.runIfActive { try users.authenticate(token, now: now) }
     }
 
     public func isHealthy() async -> Bool {
@@ -122,7 +123,7 @@ public struct SQLiteSyncBackend: SyncBackend {
     /// ``ServerStorageError/unavailable(_:)`` (the transaction rolled back in every case:
     /// nothing was acknowledged; one whose commit met the I/O error may still be on disk,
     /// and the client's retry of it is merged as changes already held).
-    private func run<Result: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         do {
             return try await NIOThreadPool.singleton.runIfActive(work)
         } catch let error as SQLiteError where ResultCode.full ~= error.resultCode {
@@ -179,7 +180,7 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     /// The change a row of `user_favorites` holds (columns: id, stamp, device, removed, the
     /// five fields, stored_at).
-    private static func change(from row: Statement) throws -> FavoriteChange {
+    static func change(from row: Statement) throws -> FavoriteChange {
         let id = try row.int(at: 0)
         guard let device = DeviceID(bytes: row.withBlob(at: 2) { Array($0) }) else {
             throw ServerStorageError.damagedRow("favorite \(id) has a device ID that is not 16 bytes")

@@ -24,6 +24,25 @@ public protocol SyncBackend: Sendable {
     /// another added) since its token was checked.
     func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse
 
+    // MARK: - The web page (docs/WEB.md)
+
+    /// Uses the sign-in link whose secret is `secret` (``UserStore/redeemSignInLink(_:device:session:sessionEnd:now:)``
+    /// says how): a good one makes `session` the token of a new device bound to `device`,
+    /// working until `sessionEnd` (Unix milliseconds).
+    func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome
+
+    /// Ends the session `user` signed in with (its device token), and forgets its device.
+    func endSession(_ user: AuthenticatedUser) async throws
+
+    /// Up to `limit` of `user`'s stored favorites, newest first, starting after `after`;
+    /// with a non-empty `matching`, only those whose dish, shop, category or introduction
+    /// holds it (letters compared ignoring ASCII case).
+    func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int) async throws -> FavoritesPage
+
+    /// What `user`'s favorites hold for `ids` (stored or removed, with its stamp), and where
+    /// the user's feed stands.
+    func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites
+
     /// Whether the backend answers.
     func isHealthy() async -> Bool
 

@@ -25,6 +25,10 @@ public protocol UserDirectory: Sendable {
     /// again), then sends what the copy lacks. Run it with the service stopped.
     func renewFeeds() async throws -> Int
 
+    /// A one-time sign-in link's secret for a new device of user `user` labelled `label`
+    /// (`archive-server devices link`), working until `expiresAt` (Unix milliseconds).
+    func createSignInLink(for user: String, label: String, now: Int64, expiresAt: Int64) async throws -> AccessToken
+
     /// Ends the token labelled `label` of user `user` at once and forgets the devices that
     /// sync with it: removals they had not pulled stop being kept for them.
     func revokeDevice(_ label: String, of user: String) async throws

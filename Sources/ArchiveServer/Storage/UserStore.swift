@@ -1,4 +1,4 @@
-import ArchiveStorage
+public import ArchiveStorage
 import SQLite
 
 /// The service's users and their devices' tokens (`archive-server users …`, `archive-server
@@ -142,23 +142,84 @@ public struct UserStore: UserDirectory {
 
     // MARK: - Tokens
 
-    /// The user and device token whose token is `token`, or `nil`. The database finds the
-    /// row by the token's hash; the hashes are then compared in constant time.
-    public func authenticate(_ token: AccessToken) throws -> AuthenticatedUser? {
+    /// The user and device token whose token is `token`, or `nil` (unknown, or a browser's
+    /// session past its end at `now`, Unix milliseconds). The database finds the row by the
+    /// token's hash; the hashes are then compared in constant time.
+    public func authenticate(_ token: AccessToken, now: Int64) throws -> AuthenticatedUser? {
         let hash = token.hash
         return try database.queue.read { db in
             try db.fetchOne("""
-                SELECT u.id, u.name, u.feed, t.token_hash, t.id, t.label
-                FROM device_tokens t JOIN users u ON u.id = t.user WHERE t.token_hash = ?
-                """, hash) { row -> AuthenticatedUser? in
+                SELECT u.id, u.name, u.feed, t.token_hash, t.id, t.label, t.device
+                FROM device_tokens t JOIN users u ON u.id = t.user
+                WHERE t.token_hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?)
+                """, hash, now) { row -> AuthenticatedUser? in
                 let stored = row.withBlob(at: 3) { Array($0) }
                 guard AccessToken.constantTimeEqual(stored, hash),
                       let feed = DeviceID(bytes: row.withBlob(at: 2) { Array($0) })
                 else { return nil }
                 return AuthenticatedUser(
                     id: try row.int64(at: 0), name: try row.column(String.self, at: 1), feed: feed,
-                    token: try row.int64(at: 4), device: try row.column(String.self, at: 5))
+                    token: try row.int64(at: 4), device: try row.column(String.self, at: 5),
+                    boundDevice: row.isNull(at: 6) ? nil : DeviceID(bytes: row.withBlob(at: 6) { Array($0) }))
             } ?? nil
+        }
+    }
+
+    // MARK: - Sign-in links
+
+    /// A one-time sign-in link's secret for a new device of user `user` labelled `label`,
+    /// working until `expiresAt` (Unix milliseconds). Refused when the user has a device
+    /// labelled so already. The user's links past their end are deleted on the way.
+    public func createSignInLink(for user: String, label: String, now: Int64, expiresAt: Int64) throws -> AccessToken {
+        let name = try Self.canonicalName(user)
+        let label = try Self.canonicalLabel(label)
+        let secret = AccessToken.generate()
+        try database.queue.write { db in
+            let id = try Self.userID(name, in: db)
+            if try db.fetchOne("SELECT 1 FROM device_tokens WHERE user = ? AND label = ?", id, label, row: { _ in true }) != nil {
+                throw ServerStorageError.deviceExists(user: name, label: label)
+            }
+            try db.execute("DELETE FROM sign_in_links WHERE user = ? AND expires_at <= ?", id, now)
+            try db.execute(
+                "INSERT INTO sign_in_links (user, label, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                id, label, secret.hash, now, expiresAt)
+        }
+        return secret
+    }
+
+    /// Uses the sign-in link whose secret is `secret`: in one transaction the link is
+    /// deleted (it signs in once, whatever the outcome) and, when it had not expired at
+    /// `now` and its label is still free, `session` becomes the token of a new device of its
+    /// user, bound to `device`, working until `sessionEnd`.
+    public func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64, now: Int64) throws -> SignInOutcome {
+        let hash = secret.hash
+        return try database.queue.write { db in
+            guard let (link, user, name, label, expiresAt) = try db.fetchOne("""
+                SELECT l.id, l.user, u.name, l.label, l.expires_at, l.token_hash FROM sign_in_links l JOIN users u ON u.id = l.user
+                WHERE l.token_hash = ?
+                """, hash, row: { row in
+                    AccessToken.constantTimeEqual(row.withBlob(at: 5) { Array($0) }, hash)
+                        ? (try row.int64(at: 0), try row.int64(at: 1), try row.column(String.self, at: 2),
+                           try row.column(String.self, at: 3), try row.int64(at: 4))
+                        : nil
+                }) ?? nil
+            else { return .refused }
+            try db.execute("DELETE FROM sign_in_links WHERE id = ?", link)
+            guard expiresAt > now else { return .refused }
+            if try db.fetchOne("SELECT 1 FROM device_tokens WHERE user = ? AND label = ?", user, label, row: { _ in true }) != nil {
+                return .labelTaken(user: name, label: label)
+            }
+            try db.execute("""
+                INSERT INTO device_tokens (user, label, token_hash, device, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, user, label, session.hash, device.bytes, now, sessionEnd)
+            return .signedIn(user: name, label: label)
+        }
+    }
+
+    /// Ends the session (the device token) `user` signed in with, and forgets its device.
+    public func endSession(_ user: AuthenticatedUser) throws {
+        try database.queue.write { db in
+            try db.execute("DELETE FROM device_tokens WHERE id = ? AND user = ?", user.token, user.id)
         }
     }
 

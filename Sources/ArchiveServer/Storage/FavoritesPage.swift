@@ -1,0 +1,22 @@
+public import ArchiveStorage
+
+/// One page of a user's stored favorites, newest first (the web page's Favorites screen).
+public struct FavoritesPage: Sendable, Hashable {
+    /// The favorites, newest first.
+    public var favorites: [StoredArchiveObject]
+    /// Where the next page starts, or `nil` when this one reaches the oldest.
+    public var next: FavoritesPosition?
+    /// The user's feed position (its last seq): it moves with every change that lands.
+    public var position: Int64
+    /// When a device of the user last pushed or pulled (milliseconds since 1970), or `nil`
+    /// when none has: the page's sync state.
+    public var lastSync: Int64?
+
+    /// A page as a storage backend reads it.
+    public init(favorites: [StoredArchiveObject], next: FavoritesPosition?, position: Int64, lastSync: Int64?) {
+        self.favorites = favorites
+        self.next = next
+        self.position = position
+        self.lastSync = lastSync
+    }
+}

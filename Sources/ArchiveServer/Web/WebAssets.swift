@@ -1,0 +1,129 @@
+/// The page's stylesheet and its one script, compiled into the binary and served from
+/// `/web/` (the Content-Security-Policy allows scripts and styles from the page's own origin
+/// only: no inline script runs, whatever a dish's name holds).
+///
+/// The script is written by hand, with no build step (this project's machines reach
+/// Debian's packages and PyPI only, no npm): it searches as the user pauses, toggles hearts
+/// without reloading, replaces photos that do not load, and listens to the event stream.
+/// Without it the page still works: the search form submits, each heart is a form.
+enum WebAssets {
+    static let stylesheet = #"""
+        :root { --ink: #1d1b19; --muted: #6b645d; --line: #e6e0da; --accent: #d2335c; --paper: #fffdfb; --chip: #f3eee9; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 16px/1.45 system-ui, "Noto Sans CJK JP", "Hiragino Sans", "Yu Gothic", sans-serif; color: var(--ink); background: var(--paper); }
+        .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; z-index: 2; }
+        .bar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; padding: 10px 14px; border-bottom: 1px solid var(--line); position: sticky; top: 0; background: var(--paper); z-index: 1; }
+        .brand { margin: 0; font-weight: 700; }
+        .tabs { display: flex; gap: 4px; }
+        .tabs a { padding: 6px 12px; border-radius: 999px; color: var(--ink); text-decoration: none; }
+        .tabs a[aria-current="page"] { background: var(--ink); color: #fff; }
+        .sync { margin: 0; font-size: 13px; color: var(--muted); flex: 1 1 12em; }
+        #sync-state[data-state="live"]::before { content: "● "; color: #1a8f4a; }
+        #sync-state[data-state="offline"]::before { content: "● "; color: #b0a79e; }
+        .signout button { font-size: 13px; }
+        main { padding: 12px 14px 40px; max-width: 920px; margin: 0 auto; }
+        main.narrow { max-width: 520px; }
+        .search label { display: block; font-weight: 600; margin-bottom: 4px; }
+        .field { display: flex; gap: 8px; }
+        input[type=search] { flex: 1; min-width: 0; font: inherit; padding: 8px 10px; border: 1px solid #bdb4ab; border-radius: 8px; }
+        button { font: inherit; padding: 8px 12px; border: 1px solid #bdb4ab; border-radius: 8px; background: #fff; cursor: pointer; }
+        :focus-visible { outline: 3px solid #2f6fde; outline-offset: 2px; }
+        .chips { display: flex; gap: 6px; overflow-x: auto; padding: 10px 0; }
+        .chip { white-space: nowrap; padding: 5px 12px; border-radius: 999px; background: var(--chip); color: var(--ink); text-decoration: none; }
+        .chip[aria-current="true"] { background: var(--accent); color: #fff; }
+        .count { color: var(--muted); font-size: 14px; margin: 4px 0 8px; }
+        .cards { list-style: none; margin: 0; padding: 0; display: grid; gap: 10px; grid-template-columns: 1fr; }
+        @media (min-width: 720px) { .cards { grid-template-columns: 1fr 1fr; } }
+        .card { display: grid; grid-template-columns: 88px 1fr auto; gap: 12px; align-items: center; padding: 10px; border: 1px solid var(--line); border-radius: 12px; background: #fff; }
+        .photo { width: 88px; height: 88px; border-radius: 10px; overflow: hidden; background: var(--chip) center / 40px no-repeat url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath fill='%23b8aea4' d='M4 5h16v14H4zm2 2v8l4-4 3 3 2-2 3 3V7z'/%3E%3C/svg%3E"); }
+        .photo img { width: 100%; height: 100%; object-fit: cover; display: block; }
+        .photo.missing img { display: none; }
+        .dish { font-size: 17px; margin: 0 0 2px; overflow-wrap: anywhere; line-break: strict; }
+        .shop, .category { margin: 0; color: var(--muted); font-size: 14px; overflow-wrap: anywhere; }
+        mark { background: #ffe08a; color: inherit; border-radius: 3px; padding: 0 1px; }
+        .heart button { width: 48px; height: 48px; border-radius: 50%; font-size: 22px; color: #c9bfb6; border-color: var(--line); }
+        .heart button[aria-pressed="true"] { color: var(--accent); border-color: var(--accent); background: #fff0f3; }
+        .heart button:disabled { opacity: .5; }
+        .more { text-align: center; }
+        .message { overflow-wrap: anywhere; }
+        """#
+
+    static let script = #"""
+        "use strict";
+        (function () {
+          const body = document.body;
+          const csrf = body.dataset.csrf || "";
+
+          function markMissingPhotos(root) {
+            root.querySelectorAll(".photo img").forEach(function (img) {
+              const missing = function () { img.parentElement.classList.add("missing"); };
+              if (img.complete && img.naturalWidth === 0) missing();
+              img.addEventListener("error", missing);
+            });
+          }
+
+          async function refresh(url) {
+            const answer = await fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } });
+            if (!answer.ok) return;
+            const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+            for (const id of ["results", "chips"]) {
+              const now = document.getElementById(id), next = page.getElementById(id);
+              if (now && next) now.replaceWith(next);
+            }
+            const state = document.getElementById("sync-state"), nextState = page.getElementById("sync-state");
+            if (state && nextState) { state.innerHTML = nextState.innerHTML; }
+            markMissingPhotos(document);
+          }
+
+          // Search as the user pauses (300 ms after the last key).
+          const form = document.getElementById("search");
+          const field = document.getElementById("q");
+          if (form && field) {
+            let timer = null;
+            field.addEventListener("input", function () {
+              clearTimeout(timer);
+              timer = setTimeout(function () {
+                const url = form.getAttribute("action") + "?" + new URLSearchParams(new FormData(form)).toString();
+                history.replaceState(null, "", url);
+                refresh(url);
+              }, 300);
+            });
+          }
+
+          // Hearts toggle in place; the server answers the state that holds after the merge.
+          document.addEventListener("submit", async function (event) {
+            const heart = event.target.closest("form.heart");
+            if (!heart) return;
+            event.preventDefault();
+            const button = heart.querySelector("button");
+            button.disabled = true;
+            try {
+              const answer = await fetch("/web/heart", {
+                method: "POST", credentials: "same-origin",
+                headers: { "Accept": "application/json", "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" },
+                body: new URLSearchParams(new FormData(heart)).toString()
+              });
+              if (answer.ok) {
+                const state = await answer.json();
+                button.setAttribute("aria-pressed", state.stored ? "true" : "false");
+                heart.querySelector("input[name=keep]").value = state.stored ? "0" : "1";
+              }
+            } finally {
+              button.disabled = false;
+            }
+          });
+
+          // Live: another device's push moves the feed; read the page again.
+          const live = body.dataset.live;
+          const state = document.getElementById("sync-state");
+          if (live && window.EventSource) {
+            const events = new EventSource(live);
+            events.addEventListener("open", function () { if (state) state.dataset.state = "live"; });
+            events.addEventListener("error", function () { if (state) state.dataset.state = "offline"; });
+            events.addEventListener("feed", function () { refresh(location.pathname + location.search); });
+          }
+
+          markMissingPhotos(document);
+        })();
+        """#
+}

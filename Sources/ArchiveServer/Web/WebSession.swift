@@ -1,0 +1,49 @@
+import Crypto
+import Hummingbird
+
+/// The web page's session: a cookie holding the device token a sign-in link made, and the
+/// CSRF token every form and script request of that session must carry.
+enum WebSession {
+    /// The cookie's name.
+    static let cookieName = "fa_session"
+    /// How long a browser stays signed in: 30 days, in seconds (the cookie's `Max-Age`; the
+    /// token itself stops working then too).
+    static let lifetimeSeconds: Int64 = 30 * 86_400
+
+    /// The session token a request's cookie holds, or `nil` (none, or not a token's shape).
+    static func token(of request: Request) -> AccessToken? {
+        guard let value = request.cookies[cookieName]?.value, value.utf8.count <= 128,
+              value.hasPrefix(AccessToken.prefix),
+              value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F })
+        else { return nil }
+        return AccessToken(text: value)
+    }
+
+    /// `Set-Cookie` for `token`: `HttpOnly` (no script reads it), `SameSite=Strict` (no
+    /// other site's page sends it), `Secure` under TLS, ending with the session.
+    static func setCookie(_ token: AccessToken, secure: Bool) -> String {
+        "\(cookieName)=\(token.text); Path=/; Max-Age=\(lifetimeSeconds); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// `Set-Cookie` that removes the session's cookie.
+    static func clearCookie(secure: Bool) -> String {
+        "\(cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// The CSRF token of the session `token`: derived from it (SHA-256 of a fixed prefix and
+    /// the token), so it needs no storage, and a page of another site, which can read
+    /// neither the cookie nor this page, cannot know it.
+    static func csrfToken(of token: AccessToken) -> String {
+        let digest = SHA256.hash(data: Array(("favorite-archive csrf\n" + token.text).utf8))
+        return digest.map { byte in
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+        }.joined()
+    }
+
+    /// Whether `sent` is the CSRF token of `token` (compared in constant time).
+    static func checkCSRF(_ sent: String?, for token: AccessToken) -> Bool {
+        guard let sent else { return false }
+        return AccessToken.constantTimeEqual(Array(sent.utf8), Array(csrfToken(of: token).utf8))
+    }
+}

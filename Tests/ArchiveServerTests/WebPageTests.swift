@@ -1,0 +1,267 @@
+import ArchiveServer
+import ArchiveServerPostgres
+import ArchiveStorage
+import Foundation
+import Logging
+import TestSupport
+import Testing
+
+/// The web page (`archive-server`'s `/`, docs/WEB.md) on the real binary, tried as a
+/// browser and as an attacker would: sign-in links, sessions, hearts merged by the one
+/// rule, hostile texts, CSRF, other users, forged addresses, the event stream.
+@Suite(.timeLimit(.minutes(10)))
+struct WebPageTests {
+    /// Runs `body` with the users of `server`'s own database (a second connection to it, as
+    /// `archive-server devices …` opens).
+    private func withDirectory(_ server: ServiceProcess, _ body: (any UserDirectory) async throws -> Void) async throws {
+        switch server.backend {
+        case .sqlite:
+            let database = try ServerDatabase(path: server.database)
+            defer { database.close() }
+            try await body(UserStore(database: database))
+        case .postgres:
+            var logger = Logger(label: "tests")
+            logger.logLevel = .warning
+            try await PostgresSyncStorage.with(try PostgresLocation(url: server.database), logger: logger) { try await body($0) }
+        }
+    }
+
+    @Test("a sign-in link signs one browser in, once; the session is a device that devices list shows and devices revoke ends", arguments: ServiceBackend.allCases)
+    func signInByLinkOnce(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        _ = try server.addUser("alice")
+        let link = try WebClient.link(server, user: "alice", label: "phone")
+        #expect(link.hasPrefix(server.url + "/signin?link=fa_"))
+        // Opening the link shows a button; it does not sign in by itself (a link preview
+        // must not use it up).
+        let page = try server.call("GET", "/signin?link=\(WebClient.secret(of: link))")
+        #expect(page.status == 200)
+        #expect(page.header("Referrer-Policy") == "no-referrer")
+        let first = try WebClient.signIn(server, secret: WebClient.secret(of: link))
+        #expect(first.status == 303)
+        let cookie = try #require(first.header("Set-Cookie"))
+        #expect(cookie.hasPrefix("fa_session=fa_"))
+        for attribute in ["HttpOnly", "SameSite=Strict", "Max-Age=2592000", "Path=/"] { #expect(cookie.contains(attribute)) }
+        #expect(!cookie.contains("Secure"), "plain HTTP on loopback: a Secure cookie would never be sent back")
+        // The same link again: refused, and no second device.
+        let again = try WebClient.signIn(server, secret: WebClient.secret(of: link))
+        #expect(again.status == 403)
+        #expect(again.header("Set-Cookie") == nil)
+        let session = String(cookie.split(separator: ";")[0])
+        let signedIn = try server.call("GET", "/", headers: ["Cookie: \(session)"])
+        #expect(signedIn.text.contains("phone · alice"))
+        let devices = try server.admin(["devices", "list", "alice"])
+        #expect(devices.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("phone\t") }.count == 1)
+        // A label taken since: a new link for it is refused at once.
+        let taken = try server.admin(["devices", "link", "alice", "phone"])
+        #expect(taken.status != 0)
+        #expect(taken.stderr.contains("has a device labelled phone already"))
+        // devices revoke signs the browser out.
+        #expect(try server.admin(["devices", "revoke", "alice", "phone"]).status == 0)
+        let revoked = try server.call("GET", "/", headers: ["Cookie: \(session)"])
+        #expect(revoked.text.contains("Not signed in"))
+        #expect(revoked.header("Set-Cookie")?.contains("Max-Age=0") == true)
+    }
+
+    @Test("a link past its 10 minutes, a guessed one or a malformed one signs nothing in", arguments: ServiceBackend.allCases)
+    func expiredOrGuessedLinksAreRefused(backend: ServiceBackend) async throws {
+        let server = try ServiceProcess(backend)
+        _ = try server.addUser("alice")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var expired: AccessToken?
+        try await withDirectory(server) { users in
+            expired = try await users.createSignInLink(for: "alice", label: "old", now: now - 700_000, expiresAt: now - 100_000)
+        }
+        let secret = try #require(expired).text
+        #expect(try WebClient.signIn(server, secret: secret).status == 403)
+        #expect(try WebClient.signIn(server, secret: AccessToken.generate().text).status == 403)
+        #expect(try WebClient.signIn(server, secret: "fa_short").status == 403)
+        #expect(try WebClient.signIn(server, secret: "%3Cscript%3E").status == 403)
+        #expect(!(try server.admin(["devices", "list", "alice"]).stdout.contains("old")))
+    }
+
+    @Test("sign-in attempts that fail are limited by address: past ten, even a good link waits")
+    func signInAttemptsAreLimited() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        for _ in 0..<10 {
+            #expect(try WebClient.signIn(server, secret: AccessToken.generate().text).status == 403)
+        }
+        let good = WebClient.secret(of: try WebClient.link(server, user: "alice", label: "phone"))
+        let limited = try WebClient.signIn(server, secret: good)
+        #expect(limited.status == 429)
+        #expect(limited.header("Retry-After") != nil)
+    }
+
+    @Test("a heart in the page is a change of that device: a CLI device receives it by archive sync, and the reverse", arguments: ServiceBackend.allCases)
+    func heartsSyncBothWays(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        let tokens = try server.addUserWithDevices("alice")
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        #expect(try browser.heart(17, keep: true))
+        #expect(try browser.heart(17, keep: true), "hearting again changes nothing")
+        let laptop = server.directory.path("laptop.sqlite3")
+        let token = try tokens.database(laptop)
+        let sync = ["sync", "--server", server.url]
+        #expect(try ServiceProcess.archive(sync, database: laptop, in: server.directory, environment: ["ARCHIVE_SYNC_TOKEN": token]).status == 0)
+        let listed = try ServiceProcess.archive(["favorites"], database: laptop, in: server.directory)
+        #expect(listed.stdout.contains("チーズハンバーグ"))
+        // The CLI removes it and adds 33; the page shows both changes.
+        #expect(try ServiceProcess.archive(["remove", "17"], database: laptop, in: server.directory).status == 0)
+        #expect(try ServiceProcess.archive(["add", "33"], database: laptop, in: server.directory).status == 0)
+        #expect(try ServiceProcess.archive(sync, database: laptop, in: server.directory, environment: ["ARCHIVE_SYNC_TOKEN": token]).status == 0)
+        let search = try browser.get("/?q=%E3%83%81%E3%83%BC%E3%82%BA&category=%E6%B4%8B%E9%A3%9F")
+        let cards = WebClient.cards(in: search.text)
+        #expect(cards.map(\.id) == [17, 21, 33])
+        #expect(cards.filter(\.stored).map(\.id) == [33])
+        // The page hearts 17 again: its stamp is later than the CLI's removal, so it wins.
+        #expect(try browser.heart(17, keep: true))
+        #expect(try browser.heart(33, keep: false) == false)
+        #expect(try ServiceProcess.archive(sync, database: laptop, in: server.directory, environment: ["ARCHIVE_SYNC_TOKEN": token]).status == 0)
+        let after = try ServiceProcess.archive(["favorites"], database: laptop, in: server.directory)
+        #expect(after.stdout.contains("チーズハンバーグ"))
+        #expect(!after.stdout.contains("チーズオムレツ"))
+        // Without the script: the heart is a form whose answer sends the browser back.
+        let form = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=21&keep=1&back=%2F%3Fq%3Dx")
+        #expect(form.status == 303)
+        #expect(form.header("Location") == "/?q=x")
+        let elsewhere = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=21&keep=0&back=%2F%2Fevil.example%2F")
+        #expect(elsewhere.header("Location") == "/", "a back address of another host is never followed")
+    }
+
+    @Test("a dish name a device wrote as HTML is shown as text; no policy lets an inline script run")
+    func hostileTextStaysText() throws {
+        let server = try ServiceProcess()
+        let tokens = try server.addUserWithDevices("alice")
+        let device = Changes.device(7)
+        let hostile = StoredArchiveObject(
+            id: 500, photoUrl: "javascript:alert(3)", category: "<b>洋食</b>", dishName: "<img src=x onerror=alert(1)>",
+            shopName: "\"><script>alert(2)</script>", introduction: "'", storedAt: Date(millisecondsSince1970: 1_700_000_000_000))
+        let change = FavoriteChange(id: 500, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: 1_700_000_000_000), device: device), state: .stored(hostile))
+        #expect(try server.push([change], device: device, token: try tokens(device)).status == 200)
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        let page = try browser.get("/favorites?q=%3Cimg")
+        #expect(page.status == 200)
+        #expect(page.text.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(page.text.contains("&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"))
+        #expect(!page.text.contains("<img src=x"))
+        #expect(!page.text.contains("<script>alert"))
+        #expect(!page.text.contains("javascript:"), "a photo that is not https is the placeholder")
+        let policy = try #require(page.header("Content-Security-Policy"))
+        #expect(policy.contains("script-src 'self'"))
+        #expect(!policy.contains("unsafe-inline"))
+        #expect(page.header("X-Frame-Options") == "DENY")
+    }
+
+    @Test("a change needs its session's CSRF token and this origin")
+    func changesNeedCSRFAndOrigin() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        _ = try server.addUser("bob")
+        let alice = try WebClient.signedIn(server, user: "alice", label: "phone")
+        let bob = try WebClient.signedIn(server, user: "bob", label: "phone")
+        #expect(try alice.post("/web/heart", "id=17&keep=1").status == 403)
+        #expect(try alice.post("/web/heart", "csrf=\(bob.csrf)&id=17&keep=1").status == 403)
+        #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: http://evil.example"]).status == 403)
+        #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Sec-Fetch-Site: cross-site"]).status == 403)
+        #expect(try alice.post("/web/signout", "csrf=\(bob.csrf)").status == 403)
+        #expect(try server.call("POST", "/web/heart", body: Array("csrf=\(alice.csrf)&id=17&keep=1".utf8)).status == 401)
+        #expect(WebClient.cards(in: try alice.get("/favorites").text).isEmpty, "nothing was stored")
+        // The same request from the page itself is taken.
+        #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: http://127.0.0.1", "Sec-Fetch-Site: same-origin"]).status == 303)
+    }
+
+    @Test("one user's session never reads or writes another's favorites", arguments: ServiceBackend.allCases)
+    func sessionsAreIsolated(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        _ = try server.addUser("alice")
+        let bobTokens = try server.addUserWithDevices("bob")
+        let device = Changes.device(9)
+        #expect(try server.push([Changes.stored(17, at: 1_700_000_000_000, by: device, text: " bob's")], device: device, token: try bobTokens(device)).status == 200)
+        let alice = try WebClient.signedIn(server, user: "alice", label: "phone")
+        #expect(WebClient.cards(in: try alice.get("/favorites").text).isEmpty)
+        #expect(WebClient.cards(in: try alice.get("/?q=%E3%83%81%E3%83%BC%E3%82%BA").text).allSatisfy { !$0.stored })
+        #expect(try alice.heart(33, keep: true))
+        let bob = try WebClient.signedIn(server, user: "bob", label: "phone")
+        #expect(WebClient.cards(in: try bob.get("/favorites").text).map(\.id) == [17])
+        #expect(!(try bob.get("/favorites").text.contains("チーズオムレツ")))
+    }
+
+    @Test("favorites come a page at a time, newest first; a forged page address is refused or reads only the user's own", arguments: ServiceBackend.allCases)
+    func favoritesArePaged(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        let tokens = try server.addUserWithDevices("alice")
+        let device = Changes.device(3)
+        let changes = (1...120).map { Changes.stored($0, at: 1_700_000_000_000 + Int64($0), by: device, text: $0 % 2 == 0 ? " even" : "") }
+        #expect(try server.push(changes, device: device, token: try tokens(device)).status == 200)
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        var seen: [Int] = []
+        var target: String? = "/favorites"
+        while let next = target {
+            let page = try browser.get(next)
+            #expect(page.status == 200)
+            seen += WebClient.cards(in: page.text).map(\.id)
+            target = page.text.components(separatedBy: "<a href=\"").dropFirst().first { $0.hasPrefix("/favorites?after=") }
+                .map { String($0.prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&") }
+        }
+        #expect(seen == Array((1...120).reversed()), "every favorite once, newest first")
+        let even = WebClient.cards(in: try browser.get("/favorites?q=EVEN").text).map(\.id)
+        #expect(even == Array(stride(from: 120, through: 22, by: -2)), "the first page of the search, ASCII case ignored")
+        #expect(try browser.get("/favorites?after=abc").status == 400)
+        #expect(try browser.get("/favorites?after=-1.5").status == 400)
+        #expect(WebClient.cards(in: try browser.get("/favorites?after=1.1").text).isEmpty)
+        #expect(try browser.get("/?q=" + String(repeating: "a", count: 201)).status == 400)
+        #expect(try browser.get("/?q=%FF").status == 400)
+        let large = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=17&keep=1&pad=" + String(repeating: "x", count: 5_000))
+        #expect(large.status == 413)
+    }
+
+    @Test("signing out ends the session: its cookie is cleared and its token stops working")
+    func signOut() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        let out = try browser.post("/web/signout", "csrf=\(browser.csrf)")
+        #expect(out.status == 303)
+        #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
+        #expect(try browser.get("/").text.contains("Not signed in"))
+        #expect(try browser.post("/web/heart", "csrf=\(browser.csrf)&id=17&keep=1").status == 401)
+        #expect(!(try server.admin(["devices", "list", "alice"]).stdout.contains("phone")))
+    }
+
+    @Test("an open page's event stream hears another device's push; streams a user may hold are bounded", arguments: ServiceBackend.allCases)
+    func eventStream(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        let tokens = try server.addUserWithDevices("alice")
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        let stream = try RawHTTPConnection(url: server.url)
+        #expect(stream.send("GET /web/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(browser.cookie)\r\n\r\n"))
+        let head = try stream.read(until: "retry: 2000")
+        #expect(head.contains("text/event-stream"))
+        let device = Changes.device(4)
+        #expect(try server.push([Changes.stored(5, at: 1_700_000_000_000, by: device)], device: device, token: try tokens(device)).status == 200)
+        _ = try stream.read(until: "event: feed")
+        // A heart from the page tells the user's other pages too.
+        #expect(try browser.heart(17, keep: true))
+        _ = try stream.read(until: "event: feed")
+        // Eight streams a user: the ninth is refused, and one closed makes room.
+        var open = [stream]
+        for _ in 0..<7 {
+            let another = try RawHTTPConnection(url: server.url)
+            #expect(another.send("GET /web/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(browser.cookie)\r\n\r\n"))
+            _ = try another.read(until: "retry: 2000")
+            open.append(another)
+        }
+        #expect(try browser.get("/web/events").status == 429)
+        // A stream whose page went away is noticed at its next keep-alive (every 15 s).
+        _ = open.removeLast()
+        let room = try Deadline.poll(every: .milliseconds(200), within: .seconds(60)) {
+            let connection = try RawHTTPConnection(url: server.url)
+            guard connection.send("GET /web/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(browser.cookie)\r\n\r\n") else { return false }
+            return (try? connection.read(until: "retry: 2000", timeout: .seconds(5))) != nil
+        }
+        #expect(room, "a closed stream made room within a minute")
+        // Without a session: no stream.
+        #expect(try server.call("GET", "/web/events").status == 401)
+    }
+}
