@@ -145,6 +145,13 @@ public struct ArchiveSession: Sendable {
         _ = try await syncTransport(server).pull(device: try database.favorites.deviceID(), cursor: 0, limit: 0)
     }
 
+    /// Listens to the event stream of the sync service at `server` with this session's token,
+    /// calling `moved` each time another device's push lands, until the service ends the
+    /// stream (listen again) or it fails (``HTTPSyncTransport/listenForFeedMoves(_:)``).
+    public func listenForFeedMoves(server: String, _ moved: @escaping @Sendable () -> Void) async throws {
+        try await syncTransport(server).listenForFeedMoves(moved)
+    }
+
     /// Makes the transport to the sync service at a URL, with this session's token
     /// (``syncToken``, else ``SyncToken/resolve(explicit:databasePath:)``), timeout and trust.
     var syncTransport: @Sendable (String) throws -> HTTPSyncTransport {

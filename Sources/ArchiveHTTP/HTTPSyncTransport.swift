@@ -22,11 +22,11 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// The service's base URL.
     public let server: URL
-    private let token: String
+    let token: String
     /// How long one request may take in all, answer included (`--timeout`).
     public let timeout: Duration
 
-    private let client: HTTPClient
+    let client: HTTPClient
     /// The certificate authorities trusted instead of the system's (`--ca-file`), if any.
     private let caFile: String?
 

@@ -5,6 +5,10 @@ public enum SyncAPI {
     public static let pushPath = "/v1/sync/push"
     /// `GET`: a page of the user's feed (``SyncPullResponse``).
     public static let pullPath = "/v1/sync/pull"
+    /// `GET`: server-sent events (`text/event-stream`): `event: feed` each time the user's
+    /// feed moves (another device's push landed), so a device syncs at once instead of at
+    /// its next interval.
+    public static let eventsPath = "/v1/sync/events"
     /// `GET`: `{"status":"ok"}` while the service can read its database; no token needed.
     public static let healthPath = "/health"
     /// The most changes a push may carry, unless the server says otherwise.

@@ -1,6 +1,7 @@
 import ArchiveServer
 import ArchiveServerPostgres
 import ArchiveStorage
+import ArchiveSyncWire
 import Foundation
 import Logging
 import TestSupport
@@ -164,11 +165,13 @@ struct WebPageTests {
         #expect(try alice.post("/web/heart", "csrf=\(bob.csrf)&id=17&keep=1").status == 403)
         #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: http://evil.example"]).status == 403)
         #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Sec-Fetch-Site: cross-site"]).status == 403)
+        #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: null"]).status == 403, "a sandboxed frame's null origin")
         #expect(try alice.post("/web/signout", "csrf=\(bob.csrf)").status == 403)
         #expect(try server.call("POST", "/web/heart", body: Array("csrf=\(alice.csrf)&id=17&keep=1".utf8)).status == 401)
         #expect(WebClient.cards(in: try alice.get("/favorites").text).isEmpty, "nothing was stored")
         // The same request from the page itself is taken.
         #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: http://127.0.0.1", "Sec-Fetch-Site: same-origin"]).status == 303)
+        #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=0", headers: ["Origin: null", "Sec-Fetch-Site: same-origin"]).status == 303, "the page's own form under no-referrer")
     }
 
     @Test("one user's session never reads or writes another's favorites", arguments: ServiceBackend.allCases)
@@ -238,15 +241,23 @@ struct WebPageTests {
         #expect(stream.send("GET /web/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(browser.cookie)\r\n\r\n"))
         let head = try stream.read(until: "retry: 2000")
         #expect(head.contains("text/event-stream"))
+        // A device (archive-tui) listens with its token.
+        let listener = try RawHTTPConnection(url: server.url)
+        #expect(listener.send("GET \(SyncAPI.eventsPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(try tokens(Changes.device(5)))\r\n\r\n"))
+        _ = try listener.read(until: "retry: 2000")
         let device = Changes.device(4)
         #expect(try server.push([Changes.stored(5, at: 1_700_000_000_000, by: device)], device: device, token: try tokens(device)).status == 200)
         _ = try stream.read(until: "event: feed")
+        _ = try listener.read(until: "event: feed")
+        #expect(try server.call("GET", SyncAPI.eventsPath).status == 401)
+        #expect(try server.call("GET", SyncAPI.eventsPath, token: "fa_" + String(repeating: "A", count: 43)).status == 401)
         // A heart from the page tells the user's other pages too.
         #expect(try browser.heart(17, keep: true))
         _ = try stream.read(until: "event: feed")
-        // Eight streams a user: the ninth is refused, and one closed makes room.
-        var open = [stream]
-        for _ in 0..<7 {
+        // Eight streams a user (pages and devices alike): the ninth is refused, and one
+        // closed makes room.
+        var open = [stream, listener]
+        for _ in 0..<6 {
             let another = try RawHTTPConnection(url: server.url)
             #expect(another.send("GET /web/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(browser.cookie)\r\n\r\n"))
             _ = try another.read(until: "retry: 2000")

@@ -368,13 +368,20 @@ struct TUIEndToEndTests {
         try waitForScreen("the change waiting", on: pane) { $0.contains("66 dishes, 2 ♥") && $0.contains("· 1 waiting") }
         try tmux("send-keys", "-t", session, "C-s")
         try waitForScreen("the sync on ^S", on: pane) { $0.contains("· 0 waiting") }
+        // Live: the phone hearts 60 and syncs; the server's event stream tells the TUI, which
+        // syncs at once (its interval is an hour, and no key is pressed).
+        for arguments in [["add", "60"], ["sync", "--server", url, "--token", token]] {
+            let result = try ChildProcess.run(archive, arguments + ["--database", phone])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try waitForScreen("the phone's heart, brought by the event stream", on: pane) { $0.contains("66 dishes, 3 ♥") }
         try quit(pane)
         // The phone gets it.
         let phoneSync = try ChildProcess.run(archive, ["sync", "--server", url, "--token", token, "--database", phone])
         #expect(phoneSync.status == 0, "\(phoneSync.stderr)")
         let favorites = try ChildProcess.run(archive, ["favorites", "--json", "--database", phone])
         let json = try JSONSerialization.jsonObject(with: Data(favorites.stdout.utf8)) as? [String: Any]
-        #expect((json?["favorites"] as? [[String: Any]])?.count == 2, "\(favorites.stdout)")
+        #expect((json?["favorites"] as? [[String: Any]])?.count == 3, "\(favorites.stdout)")
     }
 
     /// Offline-first, the favorites filter, the remembered view and the action

@@ -131,6 +131,17 @@ public struct SyncResponder: HTTPResponder {
             let authenticated = try await authenticate(request)
             user = authenticated.name
             return try await pull(request, user: authenticated)
+        case SyncAPI.eventsPath:
+            try Self.require(.get, of: request)
+            let authenticated = try await authenticate(request)
+            user = authenticated.name
+            guard let events else { throw Refusal(.notFound, "this server sends no events: sync at intervals") }
+            guard let moves = events.subscribe(user: authenticated.id) else {
+                var refusal = Refusal(.tooManyRequests, "\(authenticated.name) has \(events.maximumStreamsPerUser) event streams open already: close one")
+                refusal.response.headers[.retryAfter] = "60"
+                throw refusal
+            }
+            return EventStream.response(moves)
         default:
             throw Refusal(.notFound, "nothing at \(path): the sync API is at \(SyncAPI.pushPath) and \(SyncAPI.pullPath), the catalog at /\(CatalogResponder.collection)", request: request)
         }
@@ -333,7 +344,7 @@ public struct SyncResponder: HTTPResponder {
     /// The route a path is served by, for the request metrics; `nil` for a path of none.
     static func route(of path: String) -> String? {
         switch path {
-        case SyncAPI.healthPath, SyncAPI.pushPath, SyncAPI.pullPath: path
+        case SyncAPI.healthPath, SyncAPI.pushPath, SyncAPI.pullPath, SyncAPI.eventsPath: path
         case "/" + CatalogResponder.collection: path
         case _ where WebResponder.serves(path): path
         case _ where path.hasPrefix("/" + CatalogResponder.collection + "/"): "/" + CatalogResponder.collection + "/{id}"

@@ -18,8 +18,8 @@ enum WebAssets {
         .tabs a { padding: 6px 12px; border-radius: 999px; color: var(--ink); text-decoration: none; }
         .tabs a[aria-current="page"] { background: var(--ink); color: #fff; }
         .sync { margin: 0; font-size: 13px; color: var(--muted); flex: 1 1 12em; }
-        #sync-state[data-state="live"]::before { content: "● "; color: #1a8f4a; }
-        #sync-state[data-state="offline"]::before { content: "● "; color: #b0a79e; }
+        #sync-state[data-state="live"]::before { content: "● live · "; color: #1a7f43; }
+        #sync-state[data-state="offline"]::before { content: "○ offline · "; color: #8a8077; }
         .signout button { font-size: 13px; }
         main { padding: 12px 14px 40px; max-width: 920px; margin: 0 auto; }
         main.narrow { max-width: 520px; }
@@ -28,7 +28,7 @@ enum WebAssets {
         input[type=search] { flex: 1; min-width: 0; font: inherit; padding: 8px 10px; border: 1px solid #bdb4ab; border-radius: 8px; }
         button { font: inherit; padding: 8px 12px; border: 1px solid #bdb4ab; border-radius: 8px; background: #fff; cursor: pointer; }
         :focus-visible { outline: 3px solid #2f6fde; outline-offset: 2px; }
-        .chips { display: flex; gap: 6px; overflow-x: auto; padding: 10px 0; }
+        .chips { display: flex; gap: 6px; overflow-x: auto; padding: 10px 0; scrollbar-width: none; }
         .chip { white-space: nowrap; padding: 5px 12px; border-radius: 999px; background: var(--chip); color: var(--ink); text-decoration: none; }
         .chip[aria-current="true"] { background: var(--accent); color: #fff; }
         .count { color: var(--muted); font-size: 14px; margin: 4px 0 8px; }

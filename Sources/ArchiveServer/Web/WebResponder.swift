@@ -43,11 +43,6 @@ public struct WebResponder: Sendable {
     static let pageSize = 50
     /// The largest form body a page sends.
     static let maximumFormBytes = 4_096
-    /// The longest an event stream stays open; the browser opens another (it is told to
-    /// wait 2 s: `retry:`).
-    static let streamLifetime: Duration = .seconds(600)
-    /// How often an open event stream is sent a comment, so a peer gone away is noticed.
-    static let keepAliveInterval: Duration = .seconds(15)
 
     /// The page for `backend`'s users, telling open pages of `events`; sign-ins limited by
     /// `limiter`; the dishes of `catalog`.
@@ -347,49 +342,34 @@ public struct WebResponder: Sendable {
         guard let moves = events.subscribe(user: user.id) else {
             throw WebRefusal(.tooManyRequests, "Too many open pages", "This user has \(events.maximumStreamsPerUser) pages listening already: close one.")
         }
-        let lifetime = Self.streamLifetime, keepAlive = Self.keepAliveInterval
-        let body = ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                let (ticks, tick) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4))
-                group.addTask {
-                    for await _ in moves { tick.yield("event: feed\ndata: moved\n\n") }
-                    tick.finish()
-                }
-                group.addTask {
-                    while true {
-                        try await Task.sleep(for: keepAlive)
-                        tick.yield(": keep-alive\n\n")
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: lifetime)
-                    tick.finish()
-                }
-                for await text in ticks { try await writer.write(ByteBuffer(string: text)) }
-                group.cancelAll()
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"], body: body)
+        return EventStream.response(moves)
     }
 
     // MARK: - Requests
 
-    /// A page's change must come from this origin: a cross-site `Origin` or `Sec-Fetch-Site`
-    /// is refused before anything else (the session's cookie is `SameSite=Strict` too).
+    /// A page's change must come from this origin: a cross-site `Sec-Fetch-Site`, or an
+    /// `Origin` of another host, is refused before anything else (the session's cookie is
+    /// `SameSite=Strict` too). `Origin: null` is what a browser sends for the page's own
+    /// forms under `Referrer-Policy: no-referrer`: it passes only with `Sec-Fetch-Site:
+    /// same-origin` (a sandboxed frame of another site says `cross-site`).
     private func checkOrigin(_ request: Request) throws {
         let forbidden = WebRefusal(.forbidden, "Refused", "This form was sent from another site.")
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site != "same-origin", site != "none" { throw forbidden }
-        if let origin = request.headers[HTTPField.Name("Origin")!] {
-            guard let host = request.head.authority,
-                  origin == "http://" + host || origin == "https://" + host
-            else { throw forbidden }
+        let site = request.headers[Self.fetchSite]
+        if let site, site != "same-origin", site != "none" { throw forbidden }
+        guard let origin = request.headers[Self.origin] else { return }
+        if origin == "null" {
+            guard site == "same-origin" else { throw forbidden }
+            return
         }
+        guard let host = request.head.authority, origin == "http://" + host || origin == "https://" + host else { throw forbidden }
     }
 
+    private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    private static let origin = HTTPField.Name("Origin")!
+    private static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+
     private func checkCSRF(_ request: Request, form: [String: String], session: Session) throws {
-        let sent = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? form["csrf"]
+        let sent = request.headers[Self.csrfHeader] ?? form["csrf"]
         guard let token = WebSession.token(of: request), WebSession.checkCSRF(sent, for: token) else {
             throw WebRefusal(.forbidden, "Refused", "This form is out of date (its session changed): load the page again.", back: "/")
         }

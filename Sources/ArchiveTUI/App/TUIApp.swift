@@ -33,6 +33,13 @@ final class TUIApp {
 
     /// How often to sync in the background when a server is kept (`nil`: only on ^S).
     private let syncInterval: Duration?
+    /// A sync was asked for (the server said the feed moved) while one was under way: one
+    /// more runs when it ends, so the news is never dropped.
+    private var syncAgain = false
+    /// The first wait before listening again to a server's event stream that failed; it
+    /// doubles up to ``maximumListenRetry``.
+    static let firstListenRetry = Duration.seconds(2)
+    static let maximumListenRetry = Duration.seconds(60)
 
     init(session: ArchiveSession, syncInterval: Duration? = nil) {
         self.session = session
@@ -59,6 +66,7 @@ final class TUIApp {
         store.dispatch(.watchExternalChanges(interval: Self.externalChangeInterval))
         store.dispatch(.sync(.refreshStatus))
         startBackgroundSync()
+        startListening()
         loadCategories()
         render()
         // The screen is drawn again only when an event changed something: an idle TUI
@@ -133,6 +141,27 @@ final class TUIApp {
         }
     }
 
+    /// With a sync server kept: listens to its event stream, and syncs as soon as it says
+    /// another device's push landed. A stream that cannot be opened (the server offline, an
+    /// older server without events, a refused token) is tried again later, doubling the
+    /// wait up to a minute; meanwhile the interval syncs and ^S go on as before.
+    private func startListening() {
+        guard let server = KeyHandler.syncServer(in: store.state) else { return }
+        let send = self.send, session = self.session
+        Task {
+            var wait = Self.firstListenRetry
+            while !Task.isCancelled {
+                do {
+                    try await session.listenForFeedMoves(server: server) { send.yield(.syncDue) }
+                    wait = Self.firstListenRetry
+                } catch {
+                    guard (try? await Task.sleep(for: wait)) != nil else { return }
+                    wait = min(wait * 2, Self.maximumListenRetry)
+                }
+            }
+        }
+    }
+
     private func loadCategories() {
         let api = session.api
         let send = self.send
@@ -165,12 +194,20 @@ final class TUIApp {
             terminal.invalidate()
         case .stateChanged:
             clampCursors()
+            if syncAgain, !store.state.syncState.isSyncing, let server = KeyHandler.syncServer(in: store.state) {
+                syncAgain = false
+                store.dispatch(.sync(.start(.server(url: server))))
+            }
         case .tick:
             let busy = store.state.archiveState.isLoading || store.state.favoritesState.isLoading
             guard busy else { return .unchanged }
             view.spinnerFrame += 1
         case .syncDue:
-            guard let server = KeyHandler.syncServer(in: store.state), !store.state.syncState.isSyncing else { return .unchanged }
+            guard let server = KeyHandler.syncServer(in: store.state) else { return .unchanged }
+            guard !store.state.syncState.isSyncing else {
+                syncAgain = true
+                return .unchanged
+            }
             store.dispatch(.sync(.start(.server(url: server))))
         case .searchPause(let generation):
             let commands = KeyHandler.searchPauseEnded(generation: generation, view: view, state: store.state)

@@ -1,0 +1,204 @@
+"""The web page in a real browser: Debian's chromium, headless, driven by Selenium.
+
+Started by BrowserTests (Tests/ArchiveServerTests/BrowserTests.swift) against the real
+archive-server binary, with what it set up in the environment:
+
+  WEB_URL         the server's base URL
+  WEB_LINK        a fresh sign-in link for device "phone" of alice
+  WEB_USED_LINK   a link used already
+  WEB_OLD_LINK    a link past its 10 minutes
+  ARCHIVE         the archive binary; ARCHIVE_DB its database, ARCHIVE_SYNC_TOKEN its token
+  WEB_SHOTS       where to write screenshots (optional)
+  WEB_LIVE_LIMIT  the most seconds a CLI device's push may take to show (default 10: the
+                  page hears it at once; the margin is for a busy machine)
+
+Exits 0 when every scenario passed, else prints what failed and exits 1. A missing
+browser or driver fails: it never skips.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+URL = os.environ["WEB_URL"]
+SHOTS = os.environ.get("WEB_SHOTS")
+LIVE_LIMIT = float(os.environ.get("WEB_LIVE_LIMIT", "10"))
+WAIT = 20  # seconds any page state may take on a busy machine
+
+
+def browser(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={width},{height}", "--lang=ja",
+                     # No lookups leave the machine: the catalog's photo host fails at once
+                     # (the placeholder shows), the server is on loopback.
+                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
+        options.add_argument(argument)
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(WAIT)
+    return driver
+
+
+def wait(driver, what, condition):
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: condition(d))
+    except Exception as error:  # noqa: BLE001 - said with what was awaited
+        raise AssertionError(f"{what}: not within {WAIT} s ({type(error).__name__}); page: {driver.current_url}") from None
+
+
+def cards(driver):
+    """The dishes the page shows, and whether each is hearted (read in one step: the live
+    stream may replace the list at any moment)."""
+    return [tuple(card) for card in driver.execute_script(
+        "return Array.from(document.querySelectorAll('#results .card')).map(c => "
+        "[Number(c.dataset.id), c.querySelector('.heart button').getAttribute('aria-pressed') === 'true'])")]
+
+
+def click(driver, selector):
+    """Clicks the element `selector` names, found again if the live stream replaced it."""
+    for _ in range(20):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{selector} kept being replaced")
+
+
+def shot(driver, name):
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def archive(*arguments):
+    result = subprocess.run([os.environ["ARCHIVE"], arguments[0], "--database", os.environ["ARCHIVE_DB"], *arguments[1:]],
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise AssertionError(f"archive {' '.join(arguments)} failed: {result.stderr}")
+    return result.stdout
+
+
+def sign_in(driver, link):
+    driver.get(link)
+    driver.find_element(By.ID, "sign-in").click()
+    wait(driver, "the page after signing in", lambda d: d.find_elements(By.ID, "main"))
+
+
+def scenario_search_heart_sync(driver):
+    sign_in(driver, os.environ["WEB_LINK"])
+    assert "phone · alice" in driver.find_element(By.ID, "sync").text, "signed in as alice's phone"
+    # Search as you pause: type, no submit.
+    field = driver.find_element(By.ID, "q")
+    field.send_keys("チーズ")
+    wait(driver, "results for チーズ", lambda d: "q=" in d.current_url and {17, 21, 33} <= {i for i, _ in cards(d)})
+    driver.find_element(By.XPATH, "//nav[@id='chips']/a[normalize-space()='洋食']").click()
+    wait(driver, "the 洋食 chip's results", lambda d: [i for i, _ in cards(d)] == [17, 21, 33])
+    marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#results .dish mark")]
+    assert marks == ["チーズ", "チーズ"], f"the keyword is highlighted in 17 and 33's names: {marks}"
+    # The photos do not load here: each shows its placeholder.
+    wait(driver, "the photo placeholders", lambda d: len(d.find_elements(By.CSS_SELECTOR, ".photo.missing")) == 3)
+    # Heart 17 and 21, un-heart 21: in place, no reload.
+    for dish in (17, 21):
+        click(driver, f".card[data-id='{dish}'] .heart button")
+        wait(driver, f"dish {dish} hearted", lambda d, dish=dish: (dish, True) in cards(d))
+    click(driver, ".card[data-id='21'] .heart button")
+    wait(driver, "dish 21 un-hearted", lambda d: (21, False) in cards(d))
+    shot(driver, "search-phone")
+    # The heart reaches a CLI device at its next sync.
+    archive("sync", "--server", URL)
+    listed = archive("favorites")
+    assert "チーズハンバーグ" in listed and "マカロニグラタン" not in listed, f"the CLI device has 17 and not 21: {listed}"
+    # A CLI device's push shows in the open page.
+    archive("add", "33")
+    archive("sync", "--server", URL)
+    pushed = time.monotonic()
+    WebDriverWait(driver, LIVE_LIMIT, poll_frequency=0.02).until(lambda d: (33, True) in cards(d))
+    print(f"live: the CLI device's push showed in the page {time.monotonic() - pushed:.3f} s after its sync returned")
+    state = driver.find_element(By.ID, "sync-state").get_attribute("data-state")
+    assert state == "live", f"the page says it is live: {state}"
+    # Keyboard: the search field, the chips and the hearts are reachable with Tab.
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    reached = []
+    for _ in range(30):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        element = driver.switch_to.active_element
+        reached.append((element.get_attribute("id") or "", element.get_attribute("class") or "", element.get_attribute("aria-label") or ""))
+    assert any(id == "q" for id, _, _ in reached), f"the search field is reachable by Tab: {reached}"
+    assert any(cls == "chip" for _, cls, _ in reached), f"the chips are reachable by Tab: {reached}"
+    assert any(label.startswith("Favorite: ") for _, _, label in reached), f"the hearts are reachable by Tab, labelled: {reached}"
+
+
+def scenario_favorites_and_hostile_text(driver):
+    driver.get(URL + "/favorites")
+    wait(driver, "the favorites", lambda d: len(cards(d)) >= 2)
+    names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results .dish")]
+    hostile = "<img src=x onerror=window.__pwned=1>"
+    assert hostile in names, f"the hostile name shows as text: {names}"
+    assert driver.execute_script("return window.__pwned === undefined"), "no script of a dish name ran"
+    assert not driver.find_elements(By.CSS_SELECTOR, "img[src='x']"), "no element was made from a dish name"
+    try:
+        driver.switch_to.alert
+        raise AssertionError("an alert opened")
+    except NoAlertPresentException:
+        pass
+    shot(driver, "favorites-phone")
+
+
+def scenario_desktop(driver):
+    driver.set_window_size(1280, 900)
+    driver.get(URL + "/?q=%E3%83%81%E3%83%BC%E3%82%BA&category=%E6%B4%8B%E9%A3%9F")
+    wait(driver, "the search at desktop width", lambda d: len(cards(d)) == 3)
+    first, second = driver.find_elements(By.CSS_SELECTOR, "#results .card")[:2]
+    assert first.location["y"] == second.location["y"], "two columns at desktop width"
+    shot(driver, "search-desktop")
+    driver.set_window_size(390, 844)
+    driver.get(URL + "/?q=%E3%83%81%E3%83%BC%E3%82%BA&category=%E6%B4%8B%E9%A3%9F")
+    wait(driver, "the search at phone width", lambda d: len(cards(d)) == 3)
+    first, second = driver.find_elements(By.CSS_SELECTOR, "#results .card")[:2]
+    assert first.location["y"] < second.location["y"], "one column at phone width"
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"nothing wider than the phone's screen: {width}"
+
+
+def scenario_refused_links(driver):
+    for name in ("WEB_USED_LINK", "WEB_OLD_LINK"):
+        driver.delete_all_cookies()
+        driver.get(os.environ[name])
+        driver.find_element(By.ID, "sign-in").click()
+        wait(driver, f"{name} refused", lambda d: "This link does not sign in" in d.find_element(By.TAG_NAME, "h1").text)
+        assert not driver.get_cookie("fa_session"), f"{name} gave no session"
+        driver.get(URL + "/")
+        assert "Not signed in" in driver.find_element(By.TAG_NAME, "h1").text
+
+
+def main():
+    failures = []
+    driver = browser(390, 844)
+    try:
+        for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_desktop, scenario_refused_links):
+            try:
+                scenario(driver)
+                print(f"passed: {scenario.__name__}")
+            except Exception as error:  # noqa: BLE001 - every scenario is reported
+                failures.append(f"{scenario.__name__}: {error}")
+                shot(driver, "failed-" + scenario.__name__)
+    finally:
+        driver.quit()
+    for failure in failures:
+        print("FAILED " + failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
