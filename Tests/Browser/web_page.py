@@ -17,8 +17,10 @@ browser or driver fails: it never skips.
 """
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from selenium import webdriver
@@ -47,6 +49,7 @@ def browser(width, height):
     service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(WAIT)
+    driver.set_window_size(width, height)
     return driver
 
 
@@ -97,6 +100,8 @@ def sign_in(driver, link):
 
 def scenario_search_heart_sync(driver):
     sign_in(driver, os.environ["WEB_LINK"])
+    width = driver.execute_script("return window.innerWidth")
+    assert width == 390, f"a phone's width: {width}"
     assert "phone · alice" in driver.find_element(By.ID, "sync").text, "signed in as alice's phone"
     # Search as you pause: type, no submit.
     field = driver.find_element(By.ID, "q")
@@ -182,8 +187,16 @@ def scenario_refused_links(driver):
         assert "Not signed in" in driver.find_element(By.TAG_NAME, "h1").text
 
 
+def chromium_leftovers():
+    """The folders chromium makes in the temporary directory (it leaves its singleton
+    socket's behind after it quits)."""
+    directory = tempfile.gettempdir()
+    return {os.path.join(directory, name) for name in os.listdir(directory) if name.startswith("org.chromium.Chromium.")}
+
+
 def main():
     failures = []
+    before = chromium_leftovers()
     driver = browser(390, 844)
     try:
         for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_desktop, scenario_refused_links):
@@ -195,6 +208,8 @@ def main():
                 shot(driver, "failed-" + scenario.__name__)
     finally:
         driver.quit()
+        for folder in chromium_leftovers() - before:
+            shutil.rmtree(folder, ignore_errors=True)
     for failure in failures:
         print("FAILED " + failure, file=sys.stderr)
     return 1 if failures else 0
