@@ -101,6 +101,31 @@ def section(rows: list) -> str:
             name = {"postgres": "PostgreSQL backend", "sqlite": "SQLite backend", "pgbench": "pgbench"}[key[0]]
             out.append(f"| {name}, {key[1]} | {c:,} | {fmt_rate(r['rps'])} | {per[0]:.2f} | {per[1]:.2f} | {per[2]:.2f} | {sum(per):.2f} |")
     out.append("")
+    opened = {r["backend"]: r for r in rows if r["kind"] == "streams"}
+    heard = {r["backend"]: r for r in rows if r["kind"] == "streams-heard"}
+    if opened:
+        out += ["**Open event streams** (`GET /v1/sync/events`, one a user, held open by `streams.py`; "
+                "the pushes run again beside them, each landed push telling its user's streams)", ""]
+        out.append("| backend | streams open | server memory before | with them open | per stream | clients | pushes/s without | with the streams | with ÷ without | p99 without | with | events heard |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for backend in ("postgres", "sqlite"):
+            o = opened.get(backend)
+            if not o:
+                continue
+            count = int(o["streams"])
+            per = (o["rss_open_kb"] - o["rss_before_kb"]) / max(count, 1)
+            name = "PostgreSQL" if backend == "postgres" else "SQLite"
+            for c in clients:
+                plain, with_streams = wrk.get((backend, "push", c)), wrk.get((backend, "streams", c))
+                if not with_streams:
+                    continue
+                cells = [name, f"{count:,}", f"{o['rss_before_kb'] / 1024:,.0f} MB", f"{o['rss_open_kb'] / 1024:,.0f} MB", f"{per:,.1f} kB", f"{c:,}"]
+                cells += [fmt_rate(plain["rps"]) if plain else "", fmt_rate(with_streams["rps"]),
+                          f"{with_streams['rps'] / plain['rps']:.2f}×" if plain else "",
+                          fmt_ms(plain["p99_ms"]) if plain else "", fmt_ms(with_streams["p99_ms"]),
+                          f"{int(heard.get(backend, {}).get('events', 0)):,}"]
+                out.append("| " + " | ".join(cells) + " |")
+        out.append("")
     out += ["**The server's memory** (resident, `/proc/PID/status`; the PostgreSQL backend's server process only)", ""]
     out.append("| backend | seeded, idle | after the runs above: now | peak | connections at the peak |")
     out.append("|---|---:|---:|---:|---:|")

@@ -11,7 +11,9 @@
 #   2. wrk (load.lua) at each concurrency: "mix" (80 % pushes of 5 changes, 20 % pulls), "push",
 #      and "paced" (the mix, each client waiting 250 ms between requests, as devices do);
 #   3. 1,000 connections of the mix: the server's peak memory (VmHWM);
-#   4. the server restarted with TLS (a self-signed P-256 certificate made by openssl), and the
+#   4. "streams": the pushes again with 1,000 event streams open (streams.py, one a user): what an
+#      open stream costs in memory, and what telling them costs the pushes;
+#   5. the server restarted with TLS (a self-signed P-256 certificate made by openssl), and the
 #      "push" and "mix" runs again over HTTPS ("push-tls", "mix-tls"): what TLS costs;
 # on PostgreSQL, each wrk run followed by pgbench running the same statements (push.sql, pull.sql)
 # on the same database at the same concurrency and mix: the limit of any service on this
@@ -21,18 +23,19 @@
 # drawn by report.py.
 #
 # To look closer: LOAD_BACKENDS="postgres" (or sqlite), LOAD_CLIENTS="64", LOAD_SECONDS=20, and
-# LOAD_SCENARIOS="paced" (some of: mix push paced push-tls mix-tls), LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
+# LOAD_SCENARIOS="paced" (some of: mix push paced streams push-tls mix-tls), LOAD_STREAMS=1000, LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
 # LOAD_SERVER_ARGS="--postgres-connections 8" (more options for archive-server).
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
 
 mode=full
-users=1000 favorites=1000 clients=(1 16 64 256) seconds=10 many=1000
+users=1000 favorites=1000 clients=(1 16 64 256) seconds=10 many=1000 streams=1000
 if [[ ${1:-} == --smoke ]]; then
   mode=smoke
-  users=8 favorites=50 clients=(2) seconds=1 many=16
+  users=8 favorites=50 clients=(2) seconds=1 many=16 streams=24
 fi
+streams=${LOAD_STREAMS:-$streams}
 backends=(${LOAD_BACKENDS:-postgres sqlite})
 [[ -n ${LOAD_CLIENTS:-} ]] && { read -r -a clients <<<"$LOAD_CLIENTS"; many=""; }
 seconds=${LOAD_SECONDS:-$seconds}
@@ -187,10 +190,21 @@ for backend in "${backends[@]}"; do
   python3 seed.py "$url" "$dir/tokens" "$favorites"
   [[ $backend == postgres ]] && psql -c "VACUUM ANALYZE"
   record kind=memory backend="$backend" state=seeded rss_kb="$(memory "$server_pid" VmRSS)"
-  for scenario in ${LOAD_SCENARIOS:-mix push paced push-tls mix-tls}; do
+  for scenario in ${LOAD_SCENARIOS:-mix push paced streams push-tls mix-tls}; do
     percent=80 pause=0
-    [[ $scenario == push* ]] && percent=100
+    [[ $scenario == push* || $scenario == streams ]] && percent=100
     [[ $scenario == paced ]] && pause=$think_ms
+    if [[ $scenario == streams ]]; then
+      step "$backend: $streams event streams"
+      rss_before=$(memory "$server_pid" VmRSS)
+      mkfifo "$dir/streams.in"
+      python3 streams.py "$url" "$dir/tokens" "$streams" <"$dir/streams.in" >"$dir/streams.out" 2>"$dir/streams.err" &
+      streams_pid=$!
+      exec {streams_in}>"$dir/streams.in"
+      for _ in $(seq 600); do grep -q '^open' "$dir/streams.out" && break; kill -0 "$streams_pid" 2>/dev/null || break; sleep 0.1; done
+      grep -q '^open' "$dir/streams.out" || { echo "load: the event streams did not open" >&2; cat "$dir/streams.err" >&2; exit 1; }
+      record kind=streams backend="$backend" streams="$streams" rss_before_kb="$rss_before" rss_open_kb="$(memory "$server_pid" VmRSS)"
+    fi
     if [[ $scenario == push-tls ]]; then
       step "$backend: archive-server with TLS"
       kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
@@ -198,6 +212,8 @@ for backend in "${backends[@]}"; do
     fi
     for c in "${clients[@]}" ${many:+$many}; do
       [[ $c == "$many" && $scenario != mix ]] && continue
+      # With streams open: the pushes at 64 clients (the issue's measure), every client count in smoke.
+      [[ $scenario == streams && $mode == full && $c != 64 ]] && continue
       dump_seqs "$backend"
       next_clock
       settle
@@ -218,11 +234,18 @@ for backend in "${backends[@]}"; do
       python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="wrk", backend=sys.argv[2], scenario=sys.argv[3], clients=int(sys.argv[4]), rss_kb=int(sys.argv[5]), peak_kb=int(sys.argv[6]), server_cpu=float(sys.argv[7]), postgres_cpu=float(sys.argv[8]), load_cpu=float(sys.argv[9]), think_ms=int(sys.argv[10])); print(json.dumps(r))' \
         "$line" "$backend" "$scenario" "$c" "$(memory "$server_pid" VmRSS)" "$(memory "$server_pid" VmHWM)" "$server_cpu" "$postgres_cpu" "$wrk_cpu" "$pause" >>"$results"
       if grep -q '"failed":[1-9]' <<<"$line"; then echo "load: requests failed: $line" >&2; grep -v wrk_cpu "$dir/wrk.err" | head -n 5 >&2; exit 1; fi
-      if [[ $backend == postgres && $c != "$many" && $scenario != *-tls ]]; then
+      if [[ $backend == postgres && $c != "$many" && $scenario != *-tls && $scenario != streams ]]; then
         baseline_children=$(pgrep -c -P "$postgres_pid")
         pgbench_run "$scenario" "$c"
       fi
     done
+    if [[ $scenario == streams ]]; then
+      exec {streams_in}>&-
+      wait "$streams_pid"
+      heard=$(tail -n 1 "$dir/streams.out")
+      python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="streams-heard", backend=sys.argv[2]); print(json.dumps(r))' "$heard" "$backend" >>"$results"
+      rm -f "$dir/streams.in"
+    fi
   done
   kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 done
