@@ -98,13 +98,13 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         let hash = token.hash, now = wallClock()
         do {
             let rows = try await client.query("""
-                SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label, encode(t.device, 'hex')
+                SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label, encode(t.device, 'hex'), t.expires_at IS NOT NULL
                 FROM device_tokens t JOIN users u ON u.id = t.user_id
                 WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex') AND (t.expires_at IS NULL OR t.expires_at > \(now))
                 """, logger: logger)
-            for try await (id, name, feed, stored, tokenID, label, bound) in rows.decode((Int64, String, String, String, Int64, String, String?).self) {
+            for try await (id, name, feed, stored, tokenID, label, bound, session) in rows.decode((Int64, String, String, String, Int64, String, String?, Bool).self) {
                 guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = DeviceID(hex: feed) else { return nil }
-                return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label, boundDevice: bound.flatMap(DeviceID.init(hex:)))
+                return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label, boundDevice: bound.flatMap(DeviceID.init(hex:)), isBrowserSession: session)
             }
             return nil
         } catch {

@@ -168,6 +168,9 @@ struct WebPageTests {
         #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: null"]).status == 403, "a sandboxed frame's null origin")
         #expect(try alice.post("/web/signout", "csrf=\(bob.csrf)").status == 403)
         #expect(try server.call("POST", "/web/heart", body: Array("csrf=\(alice.csrf)&id=17&keep=1".utf8)).status == 401)
+        // A device's own token in the cookie signs no page in.
+        let deviceToken = try server.addDevice("laptop", of: "alice")
+        #expect(try server.call("GET", "/", headers: ["Cookie: fa_session=\(deviceToken)"]).text.contains("Not signed in"))
         #expect(WebClient.cards(in: try alice.get("/favorites").text).isEmpty, "nothing was stored")
         // The same request from the page itself is taken.
         #expect(try alice.post("/web/heart", "csrf=\(alice.csrf)&id=17&keep=1", headers: ["Origin: http://127.0.0.1", "Sec-Fetch-Site: same-origin"]).status == 303)

@@ -16,16 +16,20 @@ public struct AuthenticatedUser: Sendable, Hashable {
     /// The device ID the token is bound to (``DeviceBinding``), or `nil` before its first
     /// sync: a browser's session is bound from its start, and its hearts are that device's.
     public let boundDevice: DeviceID?
+    /// Whether the token is a browser's session (made by a sign-in link, with an end): only
+    /// such a token signs a web page in.
+    public let isBrowserSession: Bool
 
     /// The user `id` named `name`, whose change feed is `feed`, signed in with token row
     /// `token` labelled `device`, bound to `boundDevice` (made by a storage backend once the
     /// token is checked).
-    package init(id: Int64, name: String, feed: DeviceID, token: Int64, device: String, boundDevice: DeviceID? = nil) {
+    package init(id: Int64, name: String, feed: DeviceID, token: Int64, device: String, boundDevice: DeviceID? = nil, isBrowserSession: Bool = false) {
         self.id = id
         self.name = name
         self.feed = feed
         self.token = token
         self.device = device
         self.boundDevice = boundDevice
+        self.isBrowserSession = isBrowserSession
     }
 }

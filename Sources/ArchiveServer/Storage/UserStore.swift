@@ -149,7 +149,7 @@ public struct UserStore: UserDirectory {
         let hash = token.hash
         return try database.queue.read { db in
             try db.fetchOne("""
-                SELECT u.id, u.name, u.feed, t.token_hash, t.id, t.label, t.device
+                SELECT u.id, u.name, u.feed, t.token_hash, t.id, t.label, t.device, t.expires_at IS NOT NULL
                 FROM device_tokens t JOIN users u ON u.id = t.user
                 WHERE t.token_hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?)
                 """, hash, now) { row -> AuthenticatedUser? in
@@ -160,7 +160,8 @@ public struct UserStore: UserDirectory {
                 return AuthenticatedUser(
                     id: try row.int64(at: 0), name: try row.column(String.self, at: 1), feed: feed,
                     token: try row.int64(at: 4), device: try row.column(String.self, at: 5),
-                    boundDevice: row.isNull(at: 6) ? nil : DeviceID(bytes: row.withBlob(at: 6) { Array($0) }))
+                    boundDevice: row.isNull(at: 6) ? nil : DeviceID(bytes: row.withBlob(at: 6) { Array($0) }),
+                    isBrowserSession: try row.int(at: 7) != 0)
             } ?? nil
         }
     }

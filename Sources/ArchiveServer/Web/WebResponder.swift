@@ -148,9 +148,10 @@ public struct WebResponder: Sendable {
         guard let token = WebSession.token(of: request) else { return nil }
         let backend = self.backend
         let user = try await RequestDeadline.run(limits.requestTimeout, "checking a session") { try await backend.authenticate(token) }
-        // Only a browser's session (its token bound from the start) signs a page in: a CLI
-        // device's token pasted into a cookie has no device to stamp hearts with.
-        guard let user, let device = user.boundDevice else { return nil }
+        // Only a browser's session (made by a sign-in link, its device bound from the start)
+        // signs a page in: a CLI device's token pasted into a cookie would stamp the page's
+        // hearts with that device's ID, beside the device's own changes.
+        guard let user, user.isBrowserSession, let device = user.boundDevice else { return nil }
         return Session(user: user, device: device, csrf: WebSession.csrfToken(of: token))
     }
 
