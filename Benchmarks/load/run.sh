@@ -23,7 +23,7 @@
 # drawn by report.py.
 #
 # To look closer: LOAD_BACKENDS="postgres" (or sqlite), LOAD_CLIENTS="64", LOAD_SECONDS=20, and
-# LOAD_SCENARIOS="paced" (some of: mix push paced streams push-tls mix-tls), LOAD_STREAMS=1000, LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
+# LOAD_SCENARIOS="paced" (some of: mix push paced streams push-tls mix-tls), LOAD_STREAMS=1000, LOAD_USERS=1000, LOAD_FAVORITES=1000, LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
 # LOAD_SERVER_ARGS="--postgres-connections 8" (more options for archive-server).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,7 +35,7 @@ if [[ ${1:-} == --smoke ]]; then
   mode=smoke
   users=8 favorites=50 clients=(2) seconds=1 many=16 streams=24
 fi
-streams=${LOAD_STREAMS:-$streams}
+streams=${LOAD_STREAMS:-$streams} users=${LOAD_USERS:-$users} favorites=${LOAD_FAVORITES:-$favorites}
 backends=(${LOAD_BACKENDS:-postgres sqlite})
 [[ -n ${LOAD_CLIENTS:-} ]] && { read -r -a clients <<<"$LOAD_CLIENTS"; many=""; }
 seconds=${LOAD_SECONDS:-$seconds}
@@ -187,7 +187,9 @@ for backend in "${backends[@]}"; do
       "$("$server_bin" devices add "u$user" d3 "${storage[@]}" 2>/dev/null)" >>"$dir/tokens"
   done
   step "$backend: $favorites favorites each, pushed"
-  python3 seed.py "$url" "$dir/tokens" "$favorites"
+  # Seeded a day before the first run's clock: every push of the load replaces a favorite
+  # with a later stamp, and lands (a seed newer than the runs' clocks made every push superseded).
+  python3 seed.py "$url" "$dir/tokens" "$favorites" "$((clock - 86400000))"
   [[ $backend == postgres ]] && psql -c "VACUUM ANALYZE"
   record kind=memory backend="$backend" state=seeded rss_kb="$(memory "$server_pid" VmRSS)"
   for scenario in ${LOAD_SCENARIOS:-mix push paced streams push-tls mix-tls}; do

@@ -1,18 +1,19 @@
 """Gives every user of the load its favorites through the real sync API (Benchmarks/load/run.sh).
 
-    python3 seed.py URL TOKENS FAVORITES
+    python3 seed.py URL TOKENS FAVORITES SEED_MS
 
 TOKENS holds a line per user, user 1 first: the bearer tokens of its devices 1, 2 and 3. Each
 user's device 1 (with its own token) pushes FAVORITES
-favorites (IDs 1..FAVORITES) in pushes of at most 1,000, stamped at 2026-09-21 (older than every
-stamp the load makes), four users at a time. Exits 1 on the first push not answered 200.
+favorites (IDs 1..FAVORITES) in pushes of at most 1,000, stamped at SEED_MS (milliseconds since
+1970: run.sh passes a day before its first run's clock, so that every push of the load replaces
+a seeded favorite and lands, as a device's new heart does), four users at a time. Exits 1 on the
+first push not answered 200.
 """
 import concurrent.futures
 import json
 import sys
 import urllib.request
 
-SEED_STAMP = 1_790_000_000_000 << 16
 
 
 def device(user: int, which: int) -> str:
@@ -30,11 +31,11 @@ def favorite(user: int, favorite_id: int) -> dict:
     }
 
 
-def seed(url: str, user: int, token: str, favorites: int) -> None:
+def seed(url: str, user: int, token: str, favorites: int, seed_ms: int) -> None:
     pushed = 0
     for start in range(1, favorites + 1, 1000):
         ids = range(start, min(start + 1000, favorites + 1))
-        changes = [{"id": i, "stamp": SEED_STAMP + i, "device": device(user, 1), "favorite": favorite(user, i)} for i in ids]
+        changes = [{"id": i, "stamp": (seed_ms << 16) + i, "device": device(user, 1), "favorite": favorite(user, i)} for i in ids]
         pushed += len(changes)
         body = json.dumps({"device": device(user, 1), "through": pushed, "seen": 0, "changes": changes}).encode()
         request = urllib.request.Request(
@@ -47,11 +48,11 @@ def seed(url: str, user: int, token: str, favorites: int) -> None:
 
 
 def main() -> None:
-    url, tokens_path, favorites = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    url, tokens_path, favorites, seed_ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     with open(tokens_path) as file:
         tokens = [line.split()[0] for line in file if line.strip()]
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        for future in [pool.submit(seed, url, user, token, favorites) for user, token in enumerate(tokens, start=1)]:
+        for future in [pool.submit(seed, url, user, token, favorites, seed_ms) for user, token in enumerate(tokens, start=1)]:
             future.result()
     print(f"seeded {len(tokens)} users with {favorites} favorites each")
 

@@ -1,12 +1,14 @@
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import ServiceLifecycle
 
 /// The answer that keeps a user's event stream open (server-sent events,
 /// `text/event-stream`): `retry: 2000` first (a browser reconnects 2 s after a drop), then
 /// `event: feed` each time the user's feed moves, a comment every ``keepAliveInterval`` (a
 /// peer gone away is noticed at the next write, and its slot freed), and the end after
-/// ``lifetime`` (the client opens another). Served at `/web/events` (the page's session)
+/// ``lifetime`` (the client opens another), or as soon as the server begins to stop (its
+/// graceful shutdown does not wait for streams that would never end). Served at `/web/events` (the page's session)
 /// and ``SyncAPI/eventsPath`` (a device's token).
 enum EventStream {
     /// The longest one stream stays open.
@@ -22,24 +24,28 @@ enum EventStream {
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             let (texts, text) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await _ in moves { text.yield(Self.moveEvent) }
-                    text.finish()
-                }
-                group.addTask {
-                    while true {
-                        try await Task.sleep(for: keepAlive)
-                        text.yield(": keep-alive\n\n")
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await _ in moves { text.yield(Self.moveEvent) }
+                        text.finish()
                     }
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: keepAlive)
+                            text.yield(": keep-alive\n\n")
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: lifetime)
+                        text.finish()
+                    }
+                    // A write to a peer gone away throws: the group ends, the subscription with it.
+                    defer { group.cancelAll() }
+                    for await chunk in texts { try await writer.write(ByteBuffer(string: chunk)) }
                 }
-                group.addTask {
-                    try await Task.sleep(for: lifetime)
-                    text.finish()
-                }
-                // A write to a peer gone away throws: the group ends, the subscription with it.
-                defer { group.cancelAll() }
-                for await chunk in texts { try await writer.write(ByteBuffer(string: chunk)) }
+            } onGracefulShutdown: {
+                text.finish()
             }
             try await writer.finish(nil)
         }
