@@ -4,6 +4,7 @@ import ArchiveStorage
 import ArchiveSyncWire
 import Foundation
 import Logging
+import SQLite
 import TestSupport
 import Testing
 
@@ -220,6 +221,25 @@ struct WebPageTests {
         #expect(try browser.get("/?q=%FF").status == 400)
         let large = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=17&keep=1&pad=" + String(repeating: "x", count: 5_000))
         #expect(large.status == 413)
+    }
+
+    @Test("a database that cannot take a heart answers a page saying so, with Retry-After, and nothing of the server's inside")
+    func storageFailureIsAPage() throws {
+        let server = try ServiceProcess(arguments: ["--request-timeout", "1"])
+        _ = try server.addUser("alice")
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        // Another process holds the database's write lock past the request's deadline.
+        let lock = try Database(path: server.database)
+        try lock.execute("BEGIN EXCLUSIVE")
+        let answer = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=17&keep=1")
+        try lock.execute("ROLLBACK")
+        #expect(answer.status == 503)
+        #expect(answer.header("Retry-After") != nil)
+        #expect(answer.header("Content-Type")?.hasPrefix("text/html") == true)
+        #expect(answer.text.contains("nothing was changed"))
+        #expect(!answer.text.contains(server.database) && !answer.text.contains("SQLITE") && !answer.text.contains("locked"))
+        // Once the lock is gone, the same heart lands.
+        #expect(try browser.heart(17, keep: true))
     }
 
     @Test("signing out ends the session: its cookie is cleared and its token stops working")

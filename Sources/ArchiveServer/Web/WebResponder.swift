@@ -76,6 +76,17 @@ public struct WebResponder: Sendable {
             if page.status == .tooManyRequests { response.headers[.retryAfter] = "60" }
             if page.close { response.headers[.connection] = "close" }
             if page.clearsSession { response.headers[.setCookie] = WebSession.clearCookie(secure: secure) }
+        } catch let error as ServerStorageError {
+            // The sync API's status for the failure, as a page; what failed goes to the log only.
+            let status = SyncResponder.statusCode(answering: error)
+            logger.error("page request failed", metadata: ["request": "\(context.id)", "error": "\(error)"])
+            let text = switch status {
+            case 503, 507: "The server cannot store or read favorites just now; nothing was changed. Try again in a moment."
+            case 401: "This browser is not signed in (or its session ended): open a new sign-in link."
+            default: "The server failed to answer this page (request \(context.id) in its log). Try again later."
+            }
+            response = render("message", ["title": "Not now", "text": text, "back": "/"], status: HTTPResponse.Status(code: status))
+            if status == 503 || status == 507 { response.headers[.retryAfter] = "\(SyncResponder.retryAfterSeconds)" }
         }
         Self.secureHeaders(&response.headers)
         return response
