@@ -57,19 +57,24 @@ extension PostgresSyncStorage {
 
     // MARK: - The web page's reads
 
-    public func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int) async throws -> FavoritesPage {
+    public func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
         let storedAt = after?.storedAt ?? Int64.max, id = Int64(after?.id ?? Int.max)
+        let scanned = matching.isEmpty ? limit + 1 : max(window, 1)
         do {
             return try await client.withConnection { connection in
                 let (position, lastSync) = try await Self.position(of: user, on: connection, logger: logger)
-                // `strpos` finds the text as it is (no LIKE wildcards to escape); `lower` folds
-                // ASCII letters only here, as SQLite's does (the C collation of the columns).
+                // A search looks through the next `window` favorites only (the subquery, on the
+                // index user_favorites_newest). `strpos` finds the text as it is (no LIKE
+                // wildcards to escape); `lower` folds ASCII letters only here, as SQLite's LIKE
+                // does (the C collation of the columns, and of the text).
                 let rows = try await connection.query("""
-                    SELECT \(unescaped: Self.columns) FROM user_favorites
-                    WHERE user_id = \(user.id) AND NOT removed AND (stored_at, id) < (\(storedAt), \(id))
-                        AND (\(matching) = '' OR strpos(lower(dish_name), lower(\(matching) COLLATE "C")) > 0
-                             OR strpos(lower(shop_name), lower(\(matching) COLLATE "C")) > 0 OR strpos(lower(category), lower(\(matching) COLLATE "C")) > 0
-                             OR strpos(lower(introduction), lower(\(matching) COLLATE "C")) > 0)
+                    SELECT \(unescaped: Self.columns) FROM (
+                        SELECT id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at FROM user_favorites
+                        WHERE user_id = \(user.id) AND NOT removed AND (stored_at, id) < (\(storedAt), \(id))
+                        ORDER BY stored_at DESC, id DESC LIMIT \(scanned)) AS scanned
+                    WHERE \(matching) = '' OR strpos(lower(dish_name), lower(\(matching) COLLATE "C")) > 0
+                        OR strpos(lower(shop_name), lower(\(matching) COLLATE "C")) > 0 OR strpos(lower(category), lower(\(matching) COLLATE "C")) > 0
+                        OR strpos(lower(introduction), lower(\(matching) COLLATE "C")) > 0
                     ORDER BY stored_at DESC, id DESC LIMIT \(limit + 1)
                     """, logger: logger)
                 var favorites: [StoredArchiveObject] = []
@@ -78,8 +83,20 @@ extension PostgresSyncStorage {
                 }
                 let more = favorites.count > limit
                 if more { favorites.removeLast() }
-                let next = more ? favorites.last.map { FavoritesPosition(storedAt: $0.storedAt.millisecondsSince1970, id: $0.id) } : nil
-                return FavoritesPage(favorites: favorites, next: next, position: position, lastSync: lastSync)
+                var next = more ? favorites.last.map { FavoritesPosition(storedAt: $0.storedAt.millisecondsSince1970, id: $0.id) } : nil
+                var partial = false
+                if !more, !matching.isEmpty {
+                    // The window was full: the search goes on after its last favorite.
+                    for try await (edgeStoredAt, edgeID) in try await connection.query("""
+                        SELECT stored_at, id FROM user_favorites
+                        WHERE user_id = \(user.id) AND NOT removed AND (stored_at, id) < (\(storedAt), \(id))
+                        ORDER BY stored_at DESC, id DESC LIMIT 1 OFFSET \(scanned - 1)
+                        """, logger: logger).decode((Int64, Int64).self) {
+                        next = FavoritesPosition(storedAt: edgeStoredAt, id: Int(edgeID))
+                        partial = true
+                    }
+                }
+                return FavoritesPage(favorites: favorites, next: next, partial: partial, position: position, lastSync: lastSync)
             }
         } catch let error as ServerStorageError {
             throw error

@@ -19,7 +19,7 @@ extension SQLiteSyncBackend {
         try await run("signing out a device of \(user.name)") { try users.endSession(user) }
     }
 
-    public func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int) async throws -> FavoritesPage {
+    public func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
         try await run("reading the favorites of \(user.name)") {
             try database.queue.snapshot { db in
                 guard let position = try db.fetchOne(
@@ -27,26 +27,51 @@ extension SQLiteSyncBackend {
                 else { throw ServerStorageError.noSuchUser(user.name) }
                 let lastSync = try Self.lastSync(of: user, in: db)
                 // Keyset paging on the partial index (user, stored_at DESC, id DESC): a page
-                // costs its own rows whatever its depth. `instr` finds the text as it is
-                // (no LIKE wildcards to escape); `lower` folds ASCII only, as SQLite's does.
+                // costs its own rows whatever its depth, and a search at most `window` rows.
+                // LIKE compares ASCII letters ignoring case (SQLite's own rule); the text's
+                // own `%`, `_` and `\` are escaped.
                 let storedAt = after?.storedAt ?? Int64.max, id = after?.id ?? Int.max
+                let scanned = matching.isEmpty ? limit + 1 : max(window, 1)
                 var rows = try db.fetchAll("""
-                    SELECT id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at
-                    FROM user_favorites INDEXED BY user_favorites_newest
-                    WHERE user = ?1 AND removed = 0 AND (stored_at, id) < (?2, ?3)
-                        AND (?4 = '' OR instr(lower(dish_name), lower(?4)) OR instr(lower(shop_name), lower(?4))
-                             OR instr(lower(category), lower(?4)) OR instr(lower(introduction), lower(?4)))
-                    ORDER BY stored_at DESC, id DESC LIMIT ?5
-                    """, user.id, storedAt, id, matching, limit + 1) { row -> StoredArchiveObject? in
+                    WITH scanned AS (
+                        SELECT id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at
+                        FROM user_favorites INDEXED BY user_favorites_newest
+                        WHERE user = ?1 AND removed = 0 AND (stored_at, id) < (?2, ?3)
+                        ORDER BY stored_at DESC, id DESC LIMIT ?6)
+                    SELECT * FROM scanned
+                    WHERE ?4 = '' OR dish_name LIKE ?5 ESCAPE '\\' OR shop_name LIKE ?5 ESCAPE '\\'
+                        OR category LIKE ?5 ESCAPE '\\' OR introduction LIKE ?5 ESCAPE '\\'
+                    ORDER BY stored_at DESC, id DESC LIMIT ?7
+                    """, user.id, storedAt, id, matching, Self.likePattern(matching), scanned, limit + 1) { row -> StoredArchiveObject? in
                     guard case .stored(let object) = try Self.change(from: row).state else { return nil }
                     return object
                 }.compactMap { $0 }
                 let more = rows.count > limit
                 if more { rows.removeLast() }
-                let next = more ? rows.last.map { FavoritesPosition(storedAt: $0.storedAt.millisecondsSince1970, id: $0.id) } : nil
-                return FavoritesPage(favorites: rows, next: next, position: position, lastSync: lastSync)
+                var next = more ? rows.last.map { FavoritesPosition(storedAt: $0.storedAt.millisecondsSince1970, id: $0.id) } : nil
+                var partial = false
+                if !more, !matching.isEmpty, let edge = try db.fetchOne("""
+                    SELECT stored_at, id FROM user_favorites INDEXED BY user_favorites_newest
+                    WHERE user = ?1 AND removed = 0 AND (stored_at, id) < (?2, ?3)
+                    ORDER BY stored_at DESC, id DESC LIMIT 1 OFFSET ?4
+                    """, user.id, storedAt, id, scanned - 1, row: { FavoritesPosition(storedAt: try $0.int64(at: 0), id: try $0.int(at: 1)) }) {
+                    // The window was full: the search goes on after its last favorite.
+                    next = edge
+                    partial = true
+                }
+                return FavoritesPage(favorites: rows, next: next, partial: partial, position: position, lastSync: lastSync)
             }
         }
+    }
+
+    /// `%text%` for LIKE, the text's `%`, `_` and `\` escaped with `\`.
+    static func likePattern(_ text: String) -> String {
+        var escaped = "%"
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + "%"
     }
 
     public func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites {

@@ -36,8 +36,11 @@ public protocol SyncBackend: Sendable {
 
     /// Up to `limit` of `user`'s stored favorites, newest first, starting after `after`;
     /// with a non-empty `matching`, only those whose dish, shop, category or introduction
-    /// holds it (letters compared ignoring ASCII case).
-    func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int) async throws -> FavoritesPage
+    /// holds it (letters compared ignoring ASCII case), looked for among the next `window`
+    /// favorites only: a search costs at most `window` rows a page, and a page that reached
+    /// the window's end before `limit` matches says so (``FavoritesPage/partial``) and goes on
+    /// after it.
+    func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage
 
     /// What `user`'s favorites hold for `ids` (stored or removed, with its stamp), and where
     /// the user's feed stands.

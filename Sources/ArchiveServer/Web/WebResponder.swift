@@ -41,6 +41,9 @@ public struct WebResponder: Sendable {
 
     /// The most favorites a page of the Favorites screen shows.
     static let pageSize = 50
+    /// The most favorites one page of a search looks through (about 20 ms of SQLite's time;
+    /// docs/PERFORMANCE.md): past it the page says so and the next one goes on.
+    static let searchWindow = 20_000
     /// The largest form body a page sends.
     static let maximumFormBytes = 4_096
 
@@ -246,9 +249,9 @@ public struct WebResponder: Sendable {
             }
             after = position
         }
-        let backend = self.backend, size = Self.pageSize, start = after
+        let backend = self.backend, size = Self.pageSize, start = after, window = Self.searchWindow
         let page = try await RequestDeadline.run(limits.requestTimeout, "reading favorites") {
-            try await backend.favorites(of: session.user, matching: keyword, after: start, limit: size)
+            try await backend.favorites(of: session.user, matching: keyword, after: start, limit: size, window: window)
         }
         let search = SearchKeyword(keyword)
         let back = "/favorites" + (keyword.isEmpty ? "" : "?q=" + Self.percentEncoded(keyword))
@@ -259,12 +262,22 @@ public struct WebResponder: Sendable {
         var view: [String: Any] = [
             "title": "Favorites", "onFavorites": true, "session": sessionView(session, lastSync: page.lastSync),
             "keyword": keyword, "results": results,
-            "count": page.favorites.isEmpty ? (after == nil ? "No favorites yet" : "No older favorites") : (after == nil ? "Newest first" : "Older favorites"),
+            "count": Self.favoritesCount(page, searching: !keyword.isEmpty, first: after == nil),
         ]
         if let next = page.next {
-            view["more"] = "/favorites?" + (keyword.isEmpty ? "" : "q=" + Self.percentEncoded(keyword) + "&") + "after=" + next.description
+            view["moreLabel"] = page.partial ? "Search older favorites" : "Older favorites"
+        view["more"] = "/favorites?" + (keyword.isEmpty ? "" : "q=" + Self.percentEncoded(keyword) + "&") + "after=" + next.description
         }
         return render("favorites", view)
+    }
+
+    /// The line above the favorites: what the page shows.
+    static func favoritesCount(_ page: FavoritesPage, searching: Bool, first: Bool) -> String {
+        if page.partial {
+            return (page.favorites.isEmpty ? "No matches" : "\(page.favorites.count) matching") + " among the next \(searchWindow) favorites; older ones next"
+        }
+        if page.favorites.isEmpty { return searching ? "No matches" : (first ? "No favorites yet" : "No older favorites") }
+        return first ? "Newest first" : "Older favorites"
     }
 
     private func card(id: Int, photoUrl: String, dishName: String, shopName: String, category: String, keyword: SearchKeyword, back: String) -> [String: Any] {

@@ -109,7 +109,7 @@ public enum WebTemplates {
         \#(card)
         {{/results}}
         </ul>
-        {{#more}}<p class="more"><a href="{{more}}" rel="next">Older favorites</a></p>{{/more}}
+        {{#more}}<p class="more"><a href="{{more}}" rel="next">{{moreLabel}}</a></p>{{/more}}
         </section>
         </main>
         {{> foot}}
