@@ -266,7 +266,7 @@ public struct WebResponder: Sendable {
         ]
         if let next = page.next {
             view["moreLabel"] = page.partial ? "Search older favorites" : "Older favorites"
-        view["more"] = "/favorites?" + (keyword.isEmpty ? "" : "q=" + Self.percentEncoded(keyword) + "&") + "after=" + next.description
+            view["more"] = "/favorites?" + (keyword.isEmpty ? "" : "q=" + Self.percentEncoded(keyword) + "&") + "after=" + next.description
         }
         return render("favorites", view)
     }
