@@ -129,6 +129,10 @@ struct WebPageTests {
         #expect(form.header("Location") == "/?q=x")
         let elsewhere = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=21&keep=0&back=%2F%2Fevil.example%2F")
         #expect(elsewhere.header("Location") == "/", "a back address of another host is never followed")
+        for back in ["%2F%5Cevil.example", "%2F%0D%0ASet-Cookie%3A%20x%3D1", "https%3A%2F%2Fevil.example%2F"] {
+            let answer = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=21&keep=0&back=\(back)")
+            #expect(answer.header("Location") == "/" && answer.header("Set-Cookie") == nil, "back=\(back)")
+        }
     }
 
     @Test("a dish name a device wrote as HTML is shown as text; no policy lets an inline script run")
@@ -265,6 +269,7 @@ struct WebPageTests {
         #expect(stream.send("GET /web/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(browser.cookie)\r\n\r\n"))
         let head = try stream.read(until: "retry: 2000")
         #expect(head.contains("text/event-stream"))
+        #expect(head.contains("X-Accel-Buffering: no"), "a proxy in front passes events on at once")
         // A device (archive-tui) listens with its token.
         let listener = try RawHTTPConnection(url: server.url)
         #expect(listener.send("GET \(SyncAPI.eventsPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(try tokens(Changes.device(5)))\r\n\r\n"))

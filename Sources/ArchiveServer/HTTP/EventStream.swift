@@ -15,6 +15,8 @@ enum EventStream {
     static let lifetime: Duration = .seconds(600)
     /// How often an open stream is sent a comment.
     static let keepAliveInterval: Duration = .seconds(15)
+    /// nginx's header for an answer it must not buffer.
+    static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
     /// What each move of the feed is written as.
     static let moveEvent = "event: feed\ndata: moved\n\n"
 
@@ -49,7 +51,11 @@ enum EventStream {
             }
             try await writer.finish(nil)
         }
+        // `X-Accel-Buffering: no`: a proxy in front (nginx terminating TLS) passes each event on
+        // at once instead of holding the answer until its buffer fills.
         return Response(
-            status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"], body: body)
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", accelBuffering: "no"],
+            body: body)
     }
 }

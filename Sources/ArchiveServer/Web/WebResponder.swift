@@ -351,7 +351,12 @@ public struct WebResponder: Sendable {
         if request.headers[.accept]?.contains("application/json") == true {
             return ServiceResponse.json(ServiceResponse.encode(HeartAnswer(id: id, stored: isStored)))
         }
-        let back = form["back"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") && !$0.contains("\\") && $0.utf8.count <= 1_024 ? $0 : nil } ?? "/"
+        // Followed only when it is a path of this site in printable ASCII (the page's own are
+        // percent-encoded): never another host (`//…`, `/\…`), never a header's line break.
+        let back = form["back"].flatMap { back in
+            back.hasPrefix("/") && !back.hasPrefix("//") && back.utf8.count <= 1_024
+                && back.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") } ? back : nil
+        } ?? "/"
         return Response(status: .seeOther, headers: [.location: back])
     }
 
