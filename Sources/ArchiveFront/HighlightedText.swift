@@ -16,18 +16,6 @@ public struct HighlightedText: Sendable, Hashable {
 
     /// `text` cut around the matches of `keyword` (one unmatched segment when it is empty).
     public init(_ text: String, keyword: SearchKeyword) {
-        var segments: [Segment] = []
-        var position = text.startIndex
-        for range in keyword.matchRanges(in: text) {
-            if position < range.lowerBound {
-                segments.append(Segment(text: TerminalText.visible(text[position..<range.lowerBound]), isMatch: false))
-            }
-            segments.append(Segment(text: TerminalText.visible(text[range]), isMatch: true))
-            position = range.upperBound
-        }
-        if position < text.endIndex || segments.isEmpty {
-            segments.append(Segment(text: TerminalText.visible(text[position...]), isMatch: false))
-        }
-        self.segments = segments
+        segments = keyword.segments(of: text).map { Segment(text: TerminalText.visible($0.text), isMatch: $0.isMatch) }
     }
 }

@@ -39,6 +39,21 @@ public struct SearchKeyword: Sendable, Hashable {
         return Self.firstMatch(of: needle, in: folded, from: 0) != nil
     }
 
+    /// `text` cut into the parts the keyword matched and the parts it did not, in order
+    /// (``matchRanges(in:)``'s ranges and what lies between); one unmatched part when the
+    /// keyword is empty or finds nothing. Every front's highlight is drawn from these.
+    public func segments(of text: String) -> [(text: Substring, isMatch: Bool)] {
+        var segments: [(text: Substring, isMatch: Bool)] = []
+        var position = text.startIndex
+        for range in matchRanges(in: text) {
+            if position < range.lowerBound { segments.append((text[position..<range.lowerBound], false)) }
+            segments.append((text[range], true))
+            position = range.upperBound
+        }
+        if position < text.endIndex || segments.isEmpty { segments.append((text[position...], false)) }
+        return segments
+    }
+
     /// The ranges of `text` that match the keyword, in order and without overlap:
     /// exactly what ``matches(_:)`` found, mapped back to the original text
     /// (so a highlight never marks something other than what matched).

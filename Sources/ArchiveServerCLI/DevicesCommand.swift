@@ -106,8 +106,8 @@ struct DevicesCommand: AsyncParsableCommand {
         }
     }
 
-    /// `url` without a trailing `/`, when it is `http://` or `https://` and a host with no
-    /// path, query or fragment; else `nil`.
+    /// `url` without a trailing `/`, when it is `http://` or `https://` and a host (a letter or
+    /// digit at least, an optional port) with no path, query or fragment; else `nil`.
     static func linkBase(_ url: String) -> String? {
         let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
         for scheme in ["http://", "https://"] where trimmed.hasPrefix(scheme) {
@@ -117,7 +117,8 @@ struct DevicesCommand: AsyncParsableCommand {
                     || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
                     || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
             }
-            return !authority.isEmpty && allowed ? trimmed : nil
+            let named = authority.utf8.contains { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+            return named && allowed ? trimmed : nil
         }
         return nil
     }

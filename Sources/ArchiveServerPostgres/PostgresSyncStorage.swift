@@ -211,8 +211,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         let name = try UserStore.canonicalName(name)
         let label = try UserStore.canonicalLabel(device)
         let token = AccessToken.generate()
-        var generator = SystemRandomNumberGenerator()
-        let feed = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        // A feed is named by 16 random bytes, as a device is.
+        let feed = DeviceID.random().bytes
         let added = try await rows("adding user \(name)", """
             WITH added AS (
                 INSERT INTO users (name, feed, created_at) VALUES (\(name), decode(\(Hex.encode(feed)), 'hex'), \(now))

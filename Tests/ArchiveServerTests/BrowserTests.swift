@@ -21,10 +21,9 @@ struct BrowserTests {
         let tokens = try server.addUserWithDevices("alice")
         // A favorite whose name a hostile device wrote as HTML.
         let device = Changes.device(6)
-        let hostile = StoredArchiveObject(
-            id: 900, photoUrl: "https://photos.favorite-archive.example/x.jpg", category: "洋食", dishName: "<img src=x onerror=window.__pwned=1>",
-            shopName: "<script>window.__pwned=2</script>", introduction: "", storedAt: Date(millisecondsSince1970: 1_700_000_000_000))
-        let change = FavoriteChange(id: 900, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: 1_700_000_000_000), device: device), state: .stored(hostile))
+        let change = Changes.hostile(
+            900, by: device, photoUrl: "https://photos.favorite-archive.example/x.jpg", dishName: "<img src=x onerror=window.__pwned=1>",
+            shopName: "<script>window.__pwned=2</script>")
         #expect(try server.push([change], device: device, token: try tokens(device)).status == 200)
         // A link used already, and one past its 10 minutes.
         let used = try WebClient.link(server, user: "alice", label: "used")

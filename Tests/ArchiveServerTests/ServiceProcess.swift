@@ -169,6 +169,14 @@ enum Changes {
         return FavoriteChange(id: id, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: time), device: device), state: .stored(object))
     }
 
+    /// Favorite `id` stored with the texts a hostile device wrote (stamped 2023-11-14).
+    static func hostile(_ id: Int, by device: DeviceID, photoUrl: String, category: String = "洋食", dishName: String, shopName: String, introduction: String = "") -> FavoriteChange {
+        let object = StoredArchiveObject(
+            id: id, photoUrl: photoUrl, category: category, dishName: dishName, shopName: shopName, introduction: introduction,
+            storedAt: Date(millisecondsSince1970: 1_700_000_000_000))
+        return FavoriteChange(id: id, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: 1_700_000_000_000), device: device), state: .stored(object))
+    }
+
     static func removed(_ id: Int, at time: Int64, by device: DeviceID) -> FavoriteChange {
         FavoriteChange(id: id, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: time), device: device), state: .removed)
     }

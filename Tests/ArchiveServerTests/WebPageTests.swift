@@ -54,6 +54,11 @@ struct WebPageTests {
         #expect(signedIn.text.contains("phone · alice"))
         let devices = try server.admin(["devices", "list", "alice"])
         #expect(devices.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("phone\t") }.count == 1)
+        // A public URL that is not a web server's base is refused before any link is made.
+        for url in ["javascript:alert(1)", "http://", "http://:", "https://host/path?x", "http://host\nX: y"] {
+            let refused = try server.admin(["devices", "link", "alice", "tablet", "--public-url", url])
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(url.debugDescription): \(refused.stderr)")
+        }
         // A label taken since: a new link for it is refused at once.
         let taken = try server.admin(["devices", "link", "alice", "phone"])
         #expect(taken.status != 0)
@@ -140,10 +145,9 @@ struct WebPageTests {
         let server = try ServiceProcess()
         let tokens = try server.addUserWithDevices("alice")
         let device = Changes.device(7)
-        let hostile = StoredArchiveObject(
-            id: 500, photoUrl: "javascript:alert(3)", category: "<b>洋食</b>", dishName: "<img src=x onerror=alert(1)>",
-            shopName: "\"><script>alert(2)</script>", introduction: "'", storedAt: Date(millisecondsSince1970: 1_700_000_000_000))
-        let change = FavoriteChange(id: 500, stamp: ChangeStamp(time: HybridTimestamp(milliseconds: 1_700_000_000_000), device: device), state: .stored(hostile))
+        let change = Changes.hostile(
+            500, by: device, photoUrl: "javascript:alert(3)", category: "<b>洋食</b>", dishName: "<img src=x onerror=alert(1)>",
+            shopName: "\"><script>alert(2)</script>", introduction: "'")
         #expect(try server.push([change], device: device, token: try tokens(device)).status == 200)
         let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
         let page = try browser.get("/favorites?q=%3Cimg")

@@ -167,14 +167,8 @@ public struct SyncResponder: HTTPResponder {
         let late = Refusal(
             .requestTimeout, "the body did not arrive within \(timeout.components.seconds) s; nothing was acknowledged: send it again, or push fewer changes at a time",
             close: true)
-        let body = try await RequestDeadline.run(timeout, timedOut: late) { [busy] in
-            var collected = ByteBuffer()
-            for try await chunk in stream {
-                guard collected.readableBytes + chunk.readableBytes <= maximum else { throw tooLarge }
-                if announced == nil, !reservation.take(chunk.readableBytes) { throw busy }
-                collected.writeImmutableBuffer(chunk)
-            }
-            return collected
+        let body = try await RequestBodyReader.collect(stream, maximum: maximum, within: timeout, tooLarge: tooLarge, late: late) { [busy] size in
+            if announced == nil, !reservation.take(size) { throw busy }
         }
         bodyRead = true
         let push: SyncPushRequest

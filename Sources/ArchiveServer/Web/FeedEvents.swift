@@ -48,11 +48,6 @@ public final class FeedEvents: Sendable {
         for listener in listeners { listener.continuation.yield() }
     }
 
-    /// How many streams are open, in all.
-    public var openStreams: Int {
-        state.withLock { $0.listeners.values.reduce(0) { $0 + $1.count } }
-    }
-
     private func remove(_ id: UInt64, of user: Int64) {
         state.withLock { state in
             state.listeners[user]?.removeAll { $0.id == id }

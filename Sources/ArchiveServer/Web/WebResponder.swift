@@ -190,10 +190,7 @@ public struct WebResponder: Sendable {
             throw refused
         }
         let session = AccessToken.generate()
-        var generator = SystemRandomNumberGenerator()
-        guard let device = DeviceID(bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }) else {
-            throw WebRefusal(.internalServerError, "Sign-in failed", "The server could not make a device ID: try again.")
-        }
+        let device = DeviceID.random()
         let end = now + WebSession.lifetimeSeconds * 1000
         let backend = self.backend, secret = AccessToken(text: link)
         let outcome = try await RequestDeadline.run(limits.requestTimeout, "using a sign-in link") {
@@ -228,7 +225,7 @@ public struct WebResponder: Sendable {
         let back = Self.searchPath(keyword: keyword, category: category)
         let results: [[String: Any]] = found.map { dish in
             var row = card(id: dish.id, photoUrl: dish.photoUrl, dishName: dish.dishName, shopName: dish.shopName, category: dish.category, keyword: search, back: back)
-            if case .stored? = held.changes[dish.id]?.state { row["stored"] = true }
+            row["stored"] = Self.isStored(held.changes[dish.id])
             return row
         }
         var chips: [[String: Any]] = [["name": "All", "href": Self.searchPath(keyword: keyword, category: ""), "selected": category.isEmpty]]
@@ -281,14 +278,7 @@ public struct WebResponder: Sendable {
     }
 
     private func card(id: Int, photoUrl: String, dishName: String, shopName: String, category: String, keyword: SearchKeyword, back: String) -> [String: Any] {
-        var segments: [[String: Any]] = []
-        var position = dishName.startIndex
-        for range in keyword.isEmpty ? [] : keyword.matchRanges(in: dishName) {
-            if position < range.lowerBound { segments.append(["text": String(dishName[position..<range.lowerBound]), "hit": false]) }
-            segments.append(["text": String(dishName[range]), "hit": true])
-            position = range.upperBound
-        }
-        if position < dishName.endIndex || segments.isEmpty { segments.append(["text": String(dishName[position...]), "hit": false]) }
+        let segments: [[String: Any]] = keyword.segments(of: dishName).map { ["text": String($0.text), "hit": $0.isMatch] }
         var row: [String: Any] = ["id": id, "dishName": dishName, "shopName": shopName, "category": category, "dish": segments, "back": back]
         // Only an https photo is shown (the policy allows no other); any other is the placeholder.
         if photoUrl.hasPrefix("https://"), photoUrl.utf8.count <= 2_048 { row["photoUrl"] = photoUrl }
@@ -314,7 +304,7 @@ public struct WebResponder: Sendable {
         let backend = self.backend, user = session.user
         let held = try await RequestDeadline.run(limits.requestTimeout, "reading a favorite") { try await backend.held([id], of: user) }
         let current = held.changes[id]
-        var isStored = { if case .stored? = current?.state { true } else { false } }()
+        var isStored = Self.isStored(current)
         if keep != isStored {
             let state: FavoriteChange.State
             if keep {
@@ -345,7 +335,7 @@ public struct WebResponder: Sendable {
                 isStored = keep
             } else {
                 let after = try await RequestDeadline.run(limits.requestTimeout, "reading a favorite") { try await backend.held([id], of: user) }
-                isStored = { if case .stored? = after.changes[id]?.state { true } else { false } }()
+                isStored = Self.isStored(after.changes[id])
             }
         }
         if request.headers[.accept]?.contains("application/json") == true {
@@ -358,6 +348,11 @@ public struct WebResponder: Sendable {
                 && back.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") } ? back : nil
         } ?? "/"
         return Response(status: .seeOther, headers: [.location: back])
+    }
+
+    /// Whether `change` holds the favorite stored (not removed, nor never stored).
+    static func isStored(_ change: FavoriteChange?) -> Bool {
+        if case .stored? = change?.state { true } else { false }
     }
 
     /// What a heart's script request is answered: the state that holds after the merge.
@@ -425,14 +420,7 @@ public struct WebResponder: Sendable {
         let timeout = min(limits.bodyTimeout, .seconds(10)), stream = request.body
         let late = WebRefusal(.requestTimeout, "Too slow", "The form did not arrive in time: send it again.", close: true)
         let tooLarge = WebRefusal(.contentTooLarge, "Too large", "A form of this page is at most \(maximum) bytes.", close: true)
-        let body = try await RequestDeadline.run(timeout, timedOut: late) {
-            var collected = ByteBuffer()
-            for try await chunk in stream {
-                guard collected.readableBytes + chunk.readableBytes <= maximum else { throw tooLarge }
-                collected.writeImmutableBuffer(chunk)
-            }
-            return collected
-        }
+        let body = try await RequestBodyReader.collect(stream, maximum: maximum, within: timeout, tooLarge: tooLarge, late: late)
         bodyRead = true
         do {
             var values: [String: String] = [:]

@@ -1,3 +1,4 @@
+import ArchiveStorage
 import Crypto
 import Hummingbird
 
@@ -34,11 +35,7 @@ enum WebSession {
     /// the token), so it needs no storage, and a page of another site, which can read
     /// neither the cookie nor this page, cannot know it.
     static func csrfToken(of token: AccessToken) -> String {
-        let digest = SHA256.hash(data: Array(("favorite-archive csrf\n" + token.text).utf8))
-        return digest.map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        Hex.encode(Array(SHA256.hash(data: Array(("favorite-archive csrf\n" + token.text).utf8))))
     }
 
     /// Whether `sent` is the CSRF token of `token` (compared in constant time).

@@ -5,11 +5,14 @@ public import Mustache
 /// catalog wrote goes through it; no template uses the unescaped `{{{name}}}`.
 public enum WebTemplates {
     /// The templates, parsed: `archive` (search), `favorites`, `signin`, `message`, and the
-    /// partials `head` and `foot` they share.
+    /// partials they share: `head`, `foot`, `cards` (a list of `card`s, each with its `heart`).
     public static func library() throws -> MustacheLibrary {
         var library = MustacheLibrary()
         try library.register(head, named: "head")
         try library.register(foot, named: "foot")
+        try library.register(heart, named: "heart")
+        try library.register(card, named: "card")
+        try library.register(cards, named: "cards")
         try library.register(archive, named: "archive")
         try library.register(favorites, named: "favorites")
         try library.register(signIn, named: "signin")
@@ -66,8 +69,17 @@ public enum WebTemplates {
         <p class="shop">{{shopName}}</p>
         <p class="category">{{category}}</p>
         </div>
-        \#(heart)
+        {{> heart}}
         </li>
+        """#
+
+    static let cards = #"""
+        <p class="count">{{count}}</p>
+        <ul class="cards">
+        {{#results}}
+        {{> card}}
+        {{/results}}
+        </ul>
         """#
 
     static let archive = #"""
@@ -83,12 +95,7 @@ public enum WebTemplates {
         {{#chips}}<a class="chip" href="{{href}}"{{#selected}} aria-current="true"{{/selected}}>{{name}}</a>{{/chips}}
         </nav>
         <section id="results" aria-label="Results" aria-live="polite">
-        <p class="count">{{count}}</p>
-        <ul class="cards">
-        {{#results}}
-        \#(card)
-        {{/results}}
-        </ul>
+        {{> cards}}
         </section>
         </main>
         {{> foot}}
@@ -103,12 +110,7 @@ public enum WebTemplates {
         <button type="submit">Search</button></div>
         </form>
         <section id="results" aria-label="Favorites, newest first" aria-live="polite">
-        <p class="count">{{count}}</p>
-        <ul class="cards">
-        {{#results}}
-        \#(card)
-        {{/results}}
-        </ul>
+        {{> cards}}
         {{#more}}<p class="more"><a href="{{more}}" rel="next">{{moreLabel}}</a></p>{{/more}}
         </section>
         </main>

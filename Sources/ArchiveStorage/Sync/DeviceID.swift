@@ -11,6 +11,17 @@ public struct DeviceID: Sendable, Hashable, Comparable, CustomStringConvertible 
         self.bytes = bytes
     }
 
+    /// A new identity: 16 bytes from the system's secure generator (a browser signed in by a
+    /// link gets one; a database's own is made by its migration).
+    public static func random() -> DeviceID {
+        var generator = SystemRandomNumberGenerator()
+        return DeviceID(checked: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    private init(checked bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     /// The identity written as 32 hexadecimal digits (either case); `nil` for anything else.
     public init?(hex: String) {
         guard hex.utf8.count == 32, let bytes = Hex.decode(hex) else { return nil }
