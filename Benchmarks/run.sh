@@ -6,6 +6,9 @@
 #                                (load/run.sh: wrk beside pgbench); writes ../BENCHMARKS.md
 #   Benchmarks/run.sh --smoke    CI: N = 1,000, a few iterations, everything built in debug;
 #                                checks that everything runs, not what it measures
+#   Benchmarks/run.sh --smoke-build
+#                                only builds what --smoke runs (CI starts it beside the tests,
+#                                so that the smoke run finds it built)
 #
 # Database files are built first, once, under $FAVORITE_ARCHIVE_BENCH_DIR
 # (default: a folder of the temporary directory) and reused by later runs.
@@ -13,6 +16,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 mode=full
+if [[ ${1:-} == --smoke-build ]]; then
+  # Every product a smoke run builds, in the order it builds them (each later call is then a
+  # no-op). One product a call: `swift build` without --product would build every target of
+  # the root package's whole graph here too (minutes), and the smoke run needs six.
+  for product in PrepareFixtures StorageBenchmarks MergeProcess RawCMergeProcess PeakRSS AsyncFloor; do
+    swift build -c debug --product "$product"
+  done
+  exit 0
+fi
 # A full run measures release builds. A smoke run builds everything in debug: a debug build of
 # this package takes a fifth of the release one's time, and CI's smoke run checks only that
 # every benchmark runs (docs/PERFORMANCE.md, "CI's smoke run in debug").
