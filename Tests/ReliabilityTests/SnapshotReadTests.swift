@@ -19,7 +19,10 @@ struct SnapshotReadTests {
         let stop = directory.path("stop")
         let database = try ArchiveDatabase(path: path)
         let writer = try helper(["churn-until", path, stop])
-        let store = AppStore(environment: ArchiveEnvironment(database: database))
+        // The store's effects (the page reads) on threads of their own: on the cooperative pool,
+        // beside the whole parallel run, each read waited its turn for about a second and the
+        // test took five minutes, its time limit, while the writer churned beside it.
+        let store = AppStore(environment: ArchiveEnvironment(database: database), effectExecutor: BlockingWorkExecutor.shared)
         var rounds = 0
         var midChurn = 0  // reads that saw the churned favorite: the writer was running
         var disagreements: [String] = []
