@@ -7,39 +7,52 @@ public import ArgumentParser
 /// work: ``merged(over:)`` lets the later ones win.
 public struct ArchiveOptions: ParsableArguments, Sendable {
     /// `--database PATH`.
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The database file (env ARCHIVE_DATABASE; default $XDG_DATA_HOME/favorite-archive/favorites.sqlite3).",
-            valueName: "path"))
+    @Option(name: .long, help: Help.database)
     public var database: String?
 
     /// `--api-url URL`.
-    @Option(
-        name: .customLong("api-url"),
-        help: ArgumentHelp(
-            "A json-server-style catalog endpoint (env ARCHIVE_API_URL; default the bundled catalog).",
-            valueName: "url"))
+    @Option(name: .customLong("api-url"), help: Help.apiURL)
     public var apiURL: String?
 
     /// `--timeout SECONDS`.
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The most seconds one catalog request (default 10) or one request to a sync service (default 30) may take in all (env ARCHIVE_API_TIMEOUT).",
-            valueName: "seconds"))
+    @Option(name: .long, help: Help.timeout)
     public var timeout: Double?
 
     /// `--log-actions FILE`.
-    @Option(
-        name: .customLong("log-actions"),
-        help: ArgumentHelp(
-            "Append one JSON line per action and per finished effect to this file (env ARCHIVE_LOG_ACTIONS; off by default).",
-            valueName: "file"))
+    @Option(name: .customLong("log-actions"), help: Help.logActions)
     public var logActions: String?
 
     /// No options given.
     public init() {}
+
+    /// These options with the given values, as a front that declares them itself (`archive`'s
+    /// `GlobalOptions`) hands them on.
+    public init(database: String?, apiURL: String?, timeout: Double?, logActions: String?) {
+        self.database = database
+        self.apiURL = apiURL
+        self.timeout = timeout
+        self.logActions = logActions
+    }
+
+    /// The help of each option, for a front that declares the same options itself.
+    public enum Help {
+        /// `--database PATH`'s help.
+        public static let database = ArgumentHelp(
+            "The database file (env ARCHIVE_DATABASE; default $XDG_DATA_HOME/favorite-archive/favorites.sqlite3).",
+            valueName: "path")
+        /// `--api-url URL`'s help.
+        public static let apiURL = ArgumentHelp(
+            "A json-server-style catalog endpoint (env ARCHIVE_API_URL; default the bundled catalog).",
+            valueName: "url")
+        /// `--timeout SECONDS`'s help.
+        public static let timeout = ArgumentHelp(
+            "The most seconds one catalog request (default 10) or one request to a sync service (default 30) may take in all (env ARCHIVE_API_TIMEOUT).",
+            valueName: "seconds")
+        /// `--log-actions FILE`'s help.
+        public static let logActions = ArgumentHelp(
+            "Append one JSON line per action and per finished effect to this file (env ARCHIVE_LOG_ACTIONS; off by default).",
+            valueName: "file")
+    }
 
     /// Refuses an empty `--database` (it would silently open a throwaway database).
     public func validate() throws {
