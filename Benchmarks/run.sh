@@ -18,8 +18,9 @@ cd "$(dirname "$0")"
 mode=full
 if [[ ${1:-} == --smoke-build ]]; then
   # Every product a smoke run builds, in the order it builds them (each later call is then a
-  # no-op). One product a call: `swift build` without --product would build every target of
-  # the root package's whole graph here too (minutes), and the smoke run needs six.
+  # no-op). One product a call: `swift build` without --product also builds every executable
+  # product of every dependency, the root package's three binaries and their whole graph
+  # among them (seven minutes here), and the smoke run needs these six.
   for product in PrepareFixtures StorageBenchmarks MergeProcess RawCMergeProcess PeakRSS AsyncFloor; do
     swift build -c debug --product "$product"
   done
