@@ -7,19 +7,19 @@ public import ArgumentParser
 /// work: ``merged(over:)`` lets the later ones win.
 public struct ArchiveOptions: ParsableArguments, Sendable {
     /// `--database PATH`.
-    @Option(name: .long, help: Help.database)
+    @Option(name: Name.database, help: Help.database)
     public var database: String?
 
     /// `--api-url URL`.
-    @Option(name: .customLong("api-url"), help: Help.apiURL)
+    @Option(name: Name.apiURL, help: Help.apiURL)
     public var apiURL: String?
 
     /// `--timeout SECONDS`.
-    @Option(name: .long, help: Help.timeout)
+    @Option(name: Name.timeout, help: Help.timeout)
     public var timeout: Double?
 
     /// `--log-actions FILE`.
-    @Option(name: .customLong("log-actions"), help: Help.logActions)
+    @Option(name: Name.logActions, help: Help.logActions)
     public var logActions: String?
 
     /// No options given.
@@ -32,6 +32,18 @@ public struct ArchiveOptions: ParsableArguments, Sendable {
         self.apiURL = apiURL
         self.timeout = timeout
         self.logActions = logActions
+    }
+
+    /// The name of each option, for a front that declares the same options itself.
+    public enum Name {
+        /// `--database`.
+        public static let database: NameSpecification = .long
+        /// `--api-url`.
+        public static let apiURL: NameSpecification = .customLong("api-url")
+        /// `--timeout`.
+        public static let timeout: NameSpecification = .long
+        /// `--log-actions`.
+        public static let logActions: NameSpecification = .customLong("log-actions")
     }
 
     /// The help of each option, for a front that declares the same options itself.

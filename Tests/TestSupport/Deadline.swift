@@ -27,6 +27,8 @@ public enum Deadline {
             let once = ResumeOnce(continuation)
             let work = Task { once.resume(returning: await operation()) }
             Task {
+                // The deadline itself, not a wait for a state: the first of this timer and
+                // the operation resumes the test.
                 try? await Task.sleep(for: limit)
                 if once.resume(returning: nil) { work.cancel() }
             }
