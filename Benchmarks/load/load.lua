@@ -7,7 +7,11 @@
 -- before the run. PUSH_PERCENT: the share of requests that are pushes (the rest are pulls).
 -- T: wrk's threads. CLOCK: the devices' clock at the start, in milliseconds (run.sh gives each
 -- run a later one, so that every run's stamps are newer than the last run's). THINK: milliseconds
--- each client waits between its requests (0: back to back).
+-- each client waits between its requests on average (0: back to back), drawn at random from an
+-- exponential distribution, as pgbench's -R schedules its clients' transactions (a Poisson
+-- process): devices do not send in step. A fixed wait kept every client in step with the others
+-- from the run's start, so the service met its clients in bursts of all of them at once, every
+-- THINK milliseconds, where pgbench met the same rate spread out.
 -- Each wrk thread serves its own users (user u belongs to thread (u - 1) % T), so it knows how far
 -- each of its users' feeds has gone: a pull asks for the changes after the feed's end minus 20 (a
 -- device that missed a few of its other devices' pushes). A push carries 5 changes to 5 distinct
@@ -87,7 +91,8 @@ function request()
 end
 
 function delay()
-  return think
+  if think == 0 then return 0 end
+  return -think * math.log(1 - math.random())
 end
 
 function response(status, headers, body)

@@ -8,6 +8,7 @@ import Foundation
 #endif
 public import Logging
 import PostgresNIO
+package import Synchronization
 
 /// The service on PostgreSQL (`archive-server --postgres URL`): the sync API's storage and
 /// the users, through a pool of connections (`PostgresClient`).
@@ -29,6 +30,9 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     let wallClock: @Sendable () -> Int64
     /// The pool's most connections, each a descriptor (``SyncBackend/descriptorsKept``).
     public let descriptorsKept: Int
+    /// How many pushes and pulls one statement answered (the rest took the transaction that
+    /// decides step by step): the tests' way to see that the common case takes it.
+    package let oneStatementAnswers = Atomic<Int>(0)
 
     /// Storage on the PostgreSQL at `location`, with at most `maximumConnections` connections;
     /// devices' `last_seen` read from `wallClock` (Unix milliseconds; the system's clock by default).
@@ -130,6 +134,12 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
 
     public func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
         let now = wallClock()
+        // A push by a device's own token, bound to it, in one statement; any other (a first
+        // sync that binds, a shared token, a stale or refused push) in a transaction that
+        // decides step by step (docs/PERFORMANCE.md, "One statement a request").
+        if let answer = try await pushInOneStatement(changes, from: device, through: through, seen: seen, now: now, for: user) {
+            return answer
+        }
         return try await PostgresTransaction.run(client, while: "applying a push of \(user.name)", logger: logger) { connection in
             let (seq, collected) = try await Self.lockUser(user, on: connection, logger: logger)
             try await Self.admit(device, for: user, on: connection, logger: logger)
@@ -152,6 +162,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
 
     public func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
         let now = wallClock()
+        // As a push: a device's own token, bound to it, in one statement; any other in a transaction.
+        if let answer = try await pullInOneStatement(for: user, device: device, after: cursor, limit: limit, now: now) {
+            return answer
+        }
         return try await PostgresTransaction.run(client, while: "reading a pull of \(user.name)", logger: logger) { connection in
             let (latest, collected) = try await Self.lockUser(user, on: connection, logger: logger)
             try await Self.admit(device, for: user, on: connection, logger: logger)
@@ -178,21 +192,13 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
                 try await connection.query("""
                     INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
                     VALUES (\(user.id), decode(\(device.description), 'hex'), 0, \(reset ? 0 : cursor), \(now), \(user.token))
-                    ON CONFLICT (user_id, device) DO UPDATE
-                    SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen, token = excluded.token
+                    \(unescaped: Self.recordPull)
                     """, logger: logger)
             }
             if limit > 0, !hasMore {
                 // Every device of the user has applied these tombstones: they go, and a push
                 // made before pulling that far is refused from now on.
-                try await connection.query("""
-                    WITH everyone AS (SELECT min(pulled) AS seq FROM user_devices WHERE user_id = \(user.id)),
-                    dropped AS (
-                        DELETE FROM user_favorites WHERE user_id = \(user.id) AND removed AND seq <= (SELECT seq FROM everyone)
-                        RETURNING 1)
-                    UPDATE users SET collected = GREATEST(collected, (SELECT seq FROM everyone))
-                    WHERE id = \(user.id) AND EXISTS (SELECT 1 FROM dropped)
-                    """, logger: logger)
+                try await Self.dropAppliedTombstones(of: user, on: connection, logger: logger)
             }
             return SyncPullResponse(
                 feed: user.feed.description, changes: changes.map { WireChange($0.change) }, cursor: next,
@@ -341,9 +347,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     /// transaction, the user's row locked.
     private static func admit(_ device: DeviceID, for user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.query("""
-            SELECT encode(device, 'hex'), shared,
-                EXISTS (SELECT 1 FROM device_tokens o WHERE o.user_id = t.user_id AND o.device = decode(\(device.description), 'hex') AND o.id <> t.id)
-            FROM device_tokens t WHERE t.id = \(user.token) AND t.user_id = \(user.id)
+            SELECT encode(bound, 'hex'), shared, taken FROM (
+                SELECT \(unescaped: bindingFacts)
+                FROM device_tokens t, (SELECT decode(\(device.description), 'hex') AS device) AS request
+                WHERE t.id = \(user.token) AND t.user_id = \(user.id)) AS facts
             """, logger: logger)
         var facts: (bound: DeviceID?, shared: Bool, taken: Bool)?
         for try await (bound, shared, taken) in rows.decode((String?, Bool, Bool).self) {
@@ -393,53 +400,22 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         _ changes: [FavoriteChange], after seq: Int64, from device: DeviceID, through: Int64, now: Int64,
         for user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger
     ) async throws -> (applied: Set<Int>, pushed: Int64) {
-        var ids: [Int64] = [], stamps: [Int64] = [], devices: [String] = [], removed: [Bool] = []
-        var texts: [[String]] = Array(repeating: [], count: 5), storedAt: [Int64] = []
-        for change in changes {
-            ids.append(Int64(change.id))
-            stamps.append(change.stamp.time.rawValue)
-            devices.append(change.stamp.device.description)
-            switch change.state {
-            case .stored(let object):
-                removed.append(false)
-                for (index, text) in [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction].enumerated() {
-                    texts[index].append(text)
-                }
-                storedAt.append(object.storedAt.millisecondsSince1970)
-            case .removed:
-                removed.append(true)
-                for index in texts.indices { texts[index].append("") }
-                storedAt.append(0)
-            }
-        }
+        let batch = PostgresMergeBatch(changes)
         let rows = try await connection.query("""
             WITH merged AS (
-            INSERT INTO user_favorites AS f (user_id, id, stamp, device, seq, removed, photo_url, category, dish_name, shop_name, introduction, stored_at)
-            SELECT \(user.id), c.id, c.stamp, decode(c.device, 'hex'), \(seq) + c.n, c.removed,
-                CASE WHEN c.removed THEN NULL ELSE c.photo_url END, CASE WHEN c.removed THEN NULL ELSE c.category END,
-                CASE WHEN c.removed THEN NULL ELSE c.dish_name END, CASE WHEN c.removed THEN NULL ELSE c.shop_name END,
-                CASE WHEN c.removed THEN NULL ELSE c.introduction END, CASE WHEN c.removed THEN NULL ELSE c.stored_at END
-            FROM unnest(\(ids)::bigint[], \(stamps)::bigint[], \(devices)::text[], \(removed)::boolean[],
-                        \(texts[0])::text[], \(texts[1])::text[], \(texts[2])::text[], \(texts[3])::text[], \(texts[4])::text[],
-                        \(storedAt)::bigint[]) WITH ORDINALITY
-                AS c (id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at, n)
-            ON CONFLICT (user_id, id) DO UPDATE SET
-                stamp = excluded.stamp, device = excluded.device, seq = excluded.seq, removed = excluded.removed,
-                photo_url = excluded.photo_url, category = excluded.category, dish_name = excluded.dish_name,
-                shop_name = excluded.shop_name, introduction = excluded.introduction, stored_at = excluded.stored_at
-            WHERE (excluded.stamp, excluded.device) > (f.stamp, f.device)
-               OR ((excluded.stamp, excluded.device) = (f.stamp, f.device) AND NOT excluded.removed
-                   AND (f.removed OR (excluded.photo_url, excluded.category, excluded.dish_name, excluded.shop_name, excluded.introduction, excluded.stored_at)
-                                   > (f.photo_url, f.category, f.dish_name, f.shop_name, f.introduction, f.stored_at)))
+            \(unescaped: PostgresMergeBatch.insert)
+            SELECT \(user.id), c.id, c.stamp, decode(c.device, 'hex'), \(seq) + c.n, c.removed, \(unescaped: PostgresMergeBatch.storedFields)
+            FROM unnest(\(batch.ids)::bigint[], \(batch.stamps)::bigint[], \(batch.devices)::text[], \(batch.removed)::boolean[],
+                        \(batch.texts[0])::text[], \(batch.texts[1])::text[], \(batch.texts[2])::text[], \(batch.texts[3])::text[],
+                        \(batch.texts[4])::text[], \(batch.storedAt)::bigint[]) WITH ORDINALITY \(unescaped: PostgresMergeBatch.columns)
+            \(unescaped: PostgresMergeBatch.rule)
             RETURNING id
             ), moved AS (
                 UPDATE users SET seq = \(seq + Int64(changes.count)) WHERE id = \(user.id) AND \(!changes.isEmpty)
             ), recorded AS (
                 INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
                 VALUES (\(user.id), decode(\(device.description), 'hex'), \(through), 0, \(now), \(user.token))
-                ON CONFLICT (user_id, device) DO UPDATE
-                SET pushed = GREATEST(user_devices.pushed, excluded.pushed), last_seen = excluded.last_seen, token = excluded.token
-                RETURNING pushed
+                \(unescaped: Self.recordPush)
             )
             SELECT (SELECT pushed FROM recorded), ARRAY(SELECT id FROM merged)
             """, logger: logger)
@@ -450,7 +426,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     /// The states `user` holds for `ids`, by ID.
-    private static func current(_ ids: [Int], of user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> [Int: FavoriteChange] {
+    static func current(_ ids: [Int], of user: AuthenticatedUser, on connection: PostgresConnection, logger: Logger) async throws -> [Int: FavoriteChange] {
         var held: [Int: FavoriteChange] = [:]
         let rows = try await connection.query("""
             SELECT \(unescaped: columns) FROM user_favorites WHERE user_id = \(user.id) AND id = ANY(\(ids.map(Int64.init))::bigint[])
@@ -469,13 +445,13 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         return 0
     }
 
-    /// The change a row holds (its first columns: ``columns``).
-    static func change(from row: PostgresRandomAccessRow) throws -> FavoriteChange {
-        let id = try row[0].decode(Int64.self), stamp = try row[1].decode(Int64.self)
-        let deviceHex = try row[2].decode(String.self), removed = try row[3].decode(Bool.self)
-        let photoUrl = try row[4].decode(String?.self), category = try row[5].decode(String?.self)
-        let dishName = try row[6].decode(String?.self), shopName = try row[7].decode(String?.self)
-        let introduction = try row[8].decode(String?.self), storedAt = try row[9].decode(Int64?.self)
+    /// The change a row holds (its columns from `first` on: ``columns``).
+    static func change(from row: PostgresRandomAccessRow, at first: Int = 0) throws -> FavoriteChange {
+        let id = try row[first].decode(Int64.self), stamp = try row[first + 1].decode(Int64.self)
+        let deviceHex = try row[first + 2].decode(String.self), removed = try row[first + 3].decode(Bool.self)
+        let photoUrl = try row[first + 4].decode(String?.self), category = try row[first + 5].decode(String?.self)
+        let dishName = try row[first + 6].decode(String?.self), shopName = try row[first + 7].decode(String?.self)
+        let introduction = try row[first + 8].decode(String?.self), storedAt = try row[first + 9].decode(Int64?.self)
         guard let device = DeviceID(hex: deviceHex) else {
             throw ServerStorageError.damagedRow("favorite \(id) has a device ID that is not 16 bytes")
         }
