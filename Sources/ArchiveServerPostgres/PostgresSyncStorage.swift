@@ -16,9 +16,11 @@ package import Synchronization
 /// The merge rule runs in PostgreSQL: a push is one `INSERT … ON CONFLICT … DO UPDATE …
 /// WHERE` over the whole batch, whose `WHERE` is ``FavoriteMerge``'s order (stamp, then
 /// device bytes, then on a tie removed before stored and the fields in byte order). Each
-/// push and pull first locks its user's row (`SELECT … FOR UPDATE`), so one user's pushes,
-/// pulls and tombstone collection take turns, while different users' run in parallel; the
-/// seqs a user's feed hands out therefore commit in order.
+/// push and each tombstone collection first locks its user's row (`SELECT … FOR UPDATE`),
+/// so one user's take turns, while different users' run in parallel; the seqs a user's feed
+/// hands out therefore commit in order. A device whose own token is bound to it is answered
+/// in one statement a push or pull (`PostgresSyncStorage+OneStatement.swift`); any other
+/// request in a transaction that decides step by step.
 ///
 /// ``run()`` must be running (it runs the pool) while the storage is used.
 public final class PostgresSyncStorage: SyncBackend, UserDirectory {
@@ -144,8 +146,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             let (seq, collected) = try await Self.lockUser(user, on: connection, logger: logger)
             try await Self.admit(device, for: user, on: connection, logger: logger)
             guard seen >= collected else { throw ServerStorageError.stalePush(seen: seen, collected: collected) }
-            // One statement merges the batch, moves the feed's end and records the device
-            // (five round trips a push with the token check, not eight: docs/PERFORMANCE.md).
+            // One statement merges the batch, moves the feed's end and records the device.
             let (applied, pushed) = try await Self.merge(
                 changes, after: seq, from: device, through: through, now: now, for: user, on: connection, logger: logger)
             var summary = SyncPushResponse(applied: applied.count, superseded: 0, alreadyHeld: 0, pushed: pushed)
