@@ -34,7 +34,7 @@ def section(rows: list) -> str:
         "`archive-server` (release) under wrk (`Benchmarks/load/load.lua`): devices of 1,000 users with 1,000 "
         "favorites each, pushing 5 changes that each replace a held favorite, and pulling the changes after "
         "their cursor; beside it, pgbench running the statements the PostgreSQL backend runs "
-        "(`push.sql`, `pull.sql`: token check, then one transaction) on the same database of the same "
+        "(`push.sql`, `pull.sql`: token check, then the one statement a bound device's request takes) on the same database of the same "
         "PostgreSQL at the same concurrency: the most any service on that database can do on this machine. "
         "Requests (transactions for pgbench) per second; latency of a whole request, in ms. "
         "Both the load and the server share the machine's 2 cores. docs/PERFORMANCE.md says what bounds each figure.")
@@ -42,7 +42,7 @@ def section(rows: list) -> str:
     for scenario, title in (
         ("push", "Pushes only, each client sending its next request as soon as it has the answer"),
         ("mix", "The mix: 80 % pushes, 20 % pulls, back to back"),
-        ("paced", "The mix, paced: each client waits 250 ms between requests (pgbench: the same rate, `-R`)"),
+        ("paced", "The mix, paced: each client waits 250 ms on average between requests, at random as devices do (pgbench: the same rate, `-R`)"),
     ):
         out += [f"**{title}**", ""]
         out.append("| clients | PostgreSQL backend | p50 | p99 | pgbench | p50 | p99 | backend ÷ pgbench | SQLite backend | p50 | p99 |")

@@ -9,7 +9,8 @@
 # and the release archive-server (ARCHIVE_SERVER_BINARY: another build) on each backend in turn:
 #   1. users added with `archive-server users add`, favorites pushed through the API (seed.py);
 #   2. wrk (load.lua) at each concurrency: "mix" (80 % pushes of 5 changes, 20 % pulls), "push",
-#      and "paced" (the mix, each client waiting 250 ms between requests, as devices do);
+#      and "paced" (the mix, each client waiting 250 ms on average between requests, drawn at
+#      random as pgbench -R schedules its own: devices do not send in step);
 #   3. 1,000 connections of the mix: the server's peak memory (VmHWM);
 #   4. "streams": the pushes again with 1,000 event streams open (streams.py, one a user): what an
 #      open stream costs in memory, and what telling them costs the pushes;
@@ -39,7 +40,7 @@ streams=${LOAD_STREAMS:-$streams} users=${LOAD_USERS:-$users} favorites=${LOAD_F
 backends=(${LOAD_BACKENDS:-postgres sqlite})
 [[ -n ${LOAD_CLIENTS:-} ]] && { read -r -a clients <<<"$LOAD_CLIENTS"; many=""; }
 seconds=${LOAD_SECONDS:-$seconds}
-# The paced scenario: each client waits this long between its requests (a device, not a loop).
+# The paced scenario: each client waits this long on average between its requests (a device, not a loop).
 think_ms=250
 for tool in wrk python3 sqlite3 bc pgrep /usr/bin/time openssl; do
   command -v "$tool" >/dev/null || { echo "load: $tool is missing: apt-get install -y wrk python3 sqlite3 bc procps time openssl (.ci/run does)" >&2; exit 1; }

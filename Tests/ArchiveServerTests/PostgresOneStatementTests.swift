@@ -13,9 +13,10 @@ import Testing
 /// what ``DeviceBinding`` admits, that the common case takes it and every other case the
 /// transaction, and that pushes and pulls of one user at once (pulls read from a snapshot,
 /// without the user's lock) never skip a change, never deadlock, and drop only tombstones
-/// every device applied. Seen red: the statement's gate admitting a shared token (the
-/// differential case), and the pull's feed end read from the locked row instead of the
-/// snapshot (a device skipped changes).
+/// every device applied. Seen red: the statement's check admitting a shared token (the
+/// differential case and the shared token's count), the push's lock taken out of its
+/// statement (two pushes of one user took the same seqs), and the drop after a pull at the
+/// feed's end left out (the tombstones stayed, the stale push and forgotten device passed).
 @Suite(.timeLimit(.minutes(5)))
 struct PostgresOneStatementTests {
     static let start: Int64 = 1_790_000_000_000
