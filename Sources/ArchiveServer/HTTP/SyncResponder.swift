@@ -90,13 +90,18 @@ public struct SyncResponder: HTTPResponder {
         // A body the request did not need (a GET with one) is never read: the connection
         // closes after the answer, so a body trickled a byte at a time holds no slot.
         if !bodyRead, ServiceResponse.announcesBody(request) { response.headers[.connection] = "close" }
+        // The metadata is an autoclosure: built only when the log level lets the line out.
+        logger.info("request", metadata: Self.metadata(of: request, id: requestID, status: response.status.code, user: user))
+        return response
+    }
+
+    /// A request's log line's metadata: its ID, method, path, answer's status and user.
+    private static func metadata(of request: Request, id: String, status: Int, user: String?) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "request": "\(requestID)", "method": "\(request.method.rawValue)", "path": "\(request.uri.path)",
-            "status": "\(response.status.code)",
+            "request": "\(id)", "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(status)",
         ]
         if let user { metadata["user"] = "\(user)" }
-        logger.info("request", metadata: metadata)
-        return response
+        return metadata
     }
 
     private func route(_ request: Request, context: Context, user: inout String?, bodyRead: inout Bool) async throws -> Response {
