@@ -25,9 +25,10 @@ WITH asked AS MATERIALIZED (
     FROM users u, device_tokens t, (SELECT decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex') AS device) AS request
     WHERE u.id = :u AND u.feed = (SELECT feed FROM users WHERE id = :u) AND t.id = (SELECT id FROM device_tokens WHERE user_id = :u AND label = 'd' || :d) AND t.user_id = u.id
 ), gate AS MATERIALIZED (
-    SELECT seq, coalesce(NOT facts.shared AND facts.bound = facts.device AND NOT facts.taken, false) AND ((SELECT cursor FROM asked) <= 0 OR (SELECT cursor FROM asked) >= collected) AS admitted,
-        CASE WHEN (SELECT cursor FROM asked) > seq THEN 0 ELSE (SELECT cursor FROM asked) END AS start
-    FROM facts
+    SELECT seq, admitted, reset, CASE WHEN reset THEN 0 ELSE (SELECT cursor FROM asked) END AS start FROM (
+        SELECT seq, coalesce(NOT facts.shared AND facts.bound = facts.device AND NOT facts.taken, false) AND ((SELECT cursor FROM asked) <= 0 OR (SELECT cursor FROM asked) >= collected) AS admitted,
+            (SELECT cursor FROM asked) > seq AS reset
+        FROM facts) AS decided
 ), page AS MATERIALIZED (
     SELECT id, stamp, encode(device, 'hex'), removed, photo_url, category, dish_name, shop_name, introduction, stored_at, seq FROM user_favorites
     WHERE user_id = :u AND seq > (SELECT start FROM gate) AND (SELECT admitted FROM gate)
@@ -39,7 +40,7 @@ WITH asked AS MATERIALIZED (
     SET pulled = GREATEST(user_devices.pulled, excluded.pulled), last_seen = excluded.last_seen, token = excluded.token
     RETURNING pushed, pulled
 )
-SELECT gate.admitted, gate.seq,
+SELECT gate.admitted, gate.seq, gate.reset,
     coalesce((SELECT pushed FROM recorded),
              (SELECT pushed FROM user_devices WHERE user_id = :u AND device = decode(lpad(to_hex(:u::bigint), 16, '0') || lpad(to_hex(:d::bigint), 16, '0'), 'hex')), 0),
     CASE WHEN true AND (SELECT count(*) FROM page) <= 100 THEN EXISTS (

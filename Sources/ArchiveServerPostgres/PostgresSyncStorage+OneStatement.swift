@@ -120,16 +120,20 @@ extension PostgresSyncStorage {
     ) async throws -> SyncPullResponse? {
         var admitted = false, latest: Int64 = 0, pushed: Int64 = 0, droppable = false
         var changes: [(change: FavoriteChange, seq: Int64)] = []
+        var reset = false
         do {
+            // `reset`: a cursor past the feed's end is a device restored from an older copy,
+            // which reads the feed from its start (`start` 0), and records that it has.
             let rows = try await client.query("""
                 WITH facts AS MATERIALIZED (
                     SELECT u.seq, u.collected, \(unescaped: Self.bindingFacts)
                     FROM users u, device_tokens t, (SELECT decode(\(device.description), 'hex') AS device) AS request
                     WHERE u.id = \(user.id) AND u.feed = decode(\(user.feed.description), 'hex') AND t.id = \(user.token) AND t.user_id = u.id
                 ), gate AS MATERIALIZED (
-                    SELECT seq, \(unescaped: Self.admittedByItsBinding) AND (\(cursor) <= 0 OR \(cursor) >= collected) AS admitted,
-                        CASE WHEN \(cursor) > seq THEN 0 ELSE \(cursor) END AS start
-                    FROM facts
+                    SELECT seq, admitted, reset, CASE WHEN reset THEN 0 ELSE \(cursor) END AS start FROM (
+                        SELECT seq, \(unescaped: Self.admittedByItsBinding) AND (\(cursor) <= 0 OR \(cursor) >= collected) AS admitted,
+                            \(cursor) > seq AS reset
+                        FROM facts) AS decided
                 ), page AS MATERIALIZED (
                     SELECT \(unescaped: Self.columns), seq FROM user_favorites
                     WHERE user_id = \(user.id) AND seq > (SELECT start FROM gate) AND (SELECT admitted FROM gate)
@@ -139,7 +143,7 @@ extension PostgresSyncStorage {
                     SELECT \(user.id), decode(\(device.description), 'hex'), 0, start, \(now), \(user.token) FROM gate WHERE admitted AND \(limit > 0)
                     \(unescaped: Self.recordPull)
                 )
-                SELECT gate.admitted, gate.seq,
+                SELECT gate.admitted, gate.seq, gate.reset,
                     coalesce((SELECT pushed FROM recorded),
                              (SELECT pushed FROM user_devices WHERE user_id = \(user.id) AND device = decode(\(device.description), 'hex')), 0),
                     CASE WHEN \(limit > 0) AND (SELECT count(*) FROM page) <= \(limit) THEN EXISTS (
@@ -156,10 +160,11 @@ extension PostgresSyncStorage {
                 guard try cells[0].decode(Bool?.self) == true else { continue }
                 admitted = true
                 latest = try cells[1].decode(Int64.self)
-                pushed = try cells[2].decode(Int64.self)
-                droppable = try cells[3].decode(Bool.self)
-                if try cells[4].decode(Int64?.self) != nil {
-                    changes.append((try Self.change(from: cells, at: 4), try cells[14].decode(Int64.self)))
+                reset = try cells[2].decode(Bool.self)
+                pushed = try cells[3].decode(Int64.self)
+                droppable = try cells[4].decode(Bool.self)
+                if try cells[5].decode(Int64?.self) != nil {
+                    changes.append((try Self.change(from: cells, at: 5), try cells[15].decode(Int64.self)))
                 }
             }
         } catch let error as ServerStorageError {
@@ -169,9 +174,6 @@ extension PostgresSyncStorage {
         }
         guard admitted else { return nil }
         oneStatementAnswers.add(1, ordering: .relaxed)
-        // The statement's own reading of these (`start`): a cursor past the feed's end is a
-        // device restored from an older copy, read from the start.
-        let reset = cursor > latest
         let start = reset ? 0 : cursor
         let hasMore = WireSize.cutPage(&changes, limit: limit) { $0.change }
         let next = hasMore ? changes.last?.seq ?? start : max(latest, start)

@@ -71,12 +71,15 @@ struct PostgresOneStatementTests {
             // The same push again: held already, counted after the statement.
             let again = try await storage.push([Changes.stored(2, at: Self.start + 1, by: phone)], from: phone, through: 2, seen: 2, for: alice)
             #expect(again.applied == 0 && again.alreadyHeld == 1 && answered() == 3, "\(again)")
+            // A cursor past the feed's end (a device restored from an older copy): read from the start.
+            let restored = try await storage.pull(for: alice, device: phone, after: 1_000_000, limit: 10)
+            #expect(restored.reset && restored.changes.map(\.id) == [1, 2] && restored.cursor == 3 && answered() == 4, "\(restored)")
 
             // The phone's token as another device: refused, by the transaction.
             await #expect(throws: ServerStorageError.tokenOfAnotherDevice(user: "alice", label: "phone")) {
                 try await storage.pull(for: alice, device: laptop, after: 0, limit: 10)
             }
-            #expect(answered() == 3)
+            #expect(answered() == 4)
         }
     }
 
