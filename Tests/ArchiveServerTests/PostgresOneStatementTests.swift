@@ -31,6 +31,17 @@ struct PostgresOneStatementTests {
         }
     }
 
+    /// The phone whose token ``userWithBoundPhone(_:on:)`` binds.
+    static let phone = Changes.device(1)
+
+    /// User `name` added with a device token labelled `phone`, signed in, and its token bound
+    /// to ``phone`` by a first push (favorite 1 stored, seq 1).
+    static func userWithBoundPhone(_ name: String, on storage: PostgresSyncStorage) async throws -> AuthenticatedUser {
+        let user = try #require(try await storage.authenticate(try await storage.add(name, device: "phone", now: start)))
+        _ = try await storage.push([Changes.stored(1, at: start, by: Self.phone)], from: Self.phone, through: 1, seen: 0, for: user)
+        return user
+    }
+
     @Test func theStatementAdmitsOnlyWhatTheBindingRuleAdmits() throws {
         let device = Changes.device(1), other = Changes.device(2)
         var cases: [(bound: DeviceID?, shared: Bool, taken: Bool)] = []
@@ -57,22 +68,20 @@ struct PostgresOneStatementTests {
     @Test func aBoundDeviceTakesOneStatementAndEveryOtherCaseTheTransaction() async throws {
         try await Self.withStorage { storage, _ in
             let answered = { storage.oneStatementAnswers.load(ordering: .relaxed) }
-            let phone = Changes.device(1), laptop = Changes.device(2)
-            let alice = try #require(try await storage.authenticate(try await storage.add("alice", device: "phone", now: Self.start)))
-
+            let laptop = Changes.device(2)
             // The first push binds the token: the transaction.
-            _ = try await storage.push([Changes.stored(1, at: Self.start, by: phone)], from: phone, through: 1, seen: 0, for: alice)
+            let alice = try await Self.userWithBoundPhone("alice", on: storage)
             #expect(answered() == 0)
             // Bound: one statement each.
-            let pushed = try await storage.push([Changes.stored(2, at: Self.start + 1, by: phone)], from: phone, through: 2, seen: 0, for: alice)
+            let pushed = try await storage.push([Changes.stored(2, at: Self.start + 1, by: Self.phone)], from: Self.phone, through: 2, seen: 0, for: alice)
             #expect(pushed.applied == 1 && pushed.pushed == 2 && answered() == 1, "\(pushed)")
-            let page = try await storage.pull(for: alice, device: phone, after: 0, limit: 10)
+            let page = try await storage.pull(for: alice, device: Self.phone, after: 0, limit: 10)
             #expect(page.changes.count == 2 && page.cursor == 2 && !page.hasMore && page.pushed == 2 && answered() == 2, "\(page)")
             // The same push again: held already, counted after the statement.
-            let again = try await storage.push([Changes.stored(2, at: Self.start + 1, by: phone)], from: phone, through: 2, seen: 2, for: alice)
+            let again = try await storage.push([Changes.stored(2, at: Self.start + 1, by: Self.phone)], from: Self.phone, through: 2, seen: 2, for: alice)
             #expect(again.applied == 0 && again.alreadyHeld == 1 && answered() == 3, "\(again)")
             // A cursor past the feed's end (a device restored from an older copy): read from the start.
-            let restored = try await storage.pull(for: alice, device: phone, after: 1_000_000, limit: 10)
+            let restored = try await storage.pull(for: alice, device: Self.phone, after: 1_000_000, limit: 10)
             #expect(restored.reset && restored.changes.map(\.id) == [1, 2] && restored.cursor == 3 && answered() == 4, "\(restored)")
 
             // The phone's token as another device: refused, by the transaction.
@@ -86,21 +95,20 @@ struct PostgresOneStatementTests {
     @Test func aSharedTokenAStalePushAndAForgottenDeviceTakeTheTransaction() async throws {
         try await Self.withStorage { storage, url in
             let answered = { storage.oneStatementAnswers.load(ordering: .relaxed) }
-            let phone = Changes.device(1), old = Changes.device(3)
-            let bob = try #require(try await storage.authenticate(try await storage.add("bob", device: "phone", now: Self.start)))
-            _ = try await storage.push([Changes.stored(1, at: Self.start, by: phone)], from: phone, through: 1, seen: 0, for: bob)
-            _ = try await storage.push([Changes.removed(1, at: Self.start + 1, by: phone)], from: phone, through: 2, seen: 0, for: bob)
+            let old = Changes.device(3)
+            let bob = try await Self.userWithBoundPhone("bob", on: storage)
+            _ = try await storage.push([Changes.removed(1, at: Self.start + 1, by: Self.phone)], from: Self.phone, through: 2, seen: 0, for: bob)
             // The phone, bob's only device, pulls to the end twice: the second says it applied
             // the removal, which then goes (in a transaction of its own, after the statement).
-            let first = try await storage.pull(for: bob, device: phone, after: 0, limit: 10)
-            _ = try await storage.pull(for: bob, device: phone, after: first.cursor, limit: 10)
+            let first = try await storage.pull(for: bob, device: Self.phone, after: 0, limit: 10)
+            _ = try await storage.pull(for: bob, device: Self.phone, after: first.cursor, limit: 10)
             #expect(answered() == 3)
             #expect(try TestPostgres.server().query("SELECT count(*) FROM user_favorites", in: url) == "0", "the applied removal is still held")
             await #expect(throws: ServerStorageError.stalePush(seen: 0, collected: first.cursor)) {
-                try await storage.push([Changes.stored(1, at: Self.start + 2, by: phone)], from: phone, through: 3, seen: 0, for: bob)
+                try await storage.push([Changes.stored(1, at: Self.start + 2, by: Self.phone)], from: Self.phone, through: 3, seen: 0, for: bob)
             }
             await #expect(throws: ServerStorageError.forgottenDevice(cursor: 1, collected: first.cursor)) {
-                try await storage.pull(for: bob, device: phone, after: 1, limit: 10)
+                try await storage.pull(for: bob, device: Self.phone, after: 1, limit: 10)
             }
             #expect(answered() == 3)
 
