@@ -356,6 +356,8 @@ let package = Package(
             dependencies: [
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // DeadlineTimerTests: the timer's deadlines are SwiftNIO's.
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],

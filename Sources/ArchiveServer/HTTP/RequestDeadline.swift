@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// The bound on one request's work with the database (`archive-server --request-timeout`):
@@ -22,10 +23,13 @@ enum RequestDeadline {
     }
 
     /// `work`'s result, or `timedOut` once `limit` has passed (a request body's deadline).
+    /// The work runs in a task of its own, so that the answer need not wait for it; the
+    /// deadline is an entry of ``DeadlineTimer/shared``, not a task.
     static func run<Value: Sendable>(
         _ limit: Duration, timedOut: any Error, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = Race<Value>()
+        let due = NIODeadline.now() + TimeAmount(limit)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(
@@ -35,51 +39,52 @@ enum RequestDeadline {
                         do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
                         race.finish(outcome)
                     },
-                    timer: Task {
-                        guard (try? await Task.sleep(for: limit)) != nil else { return }
-                        race.finish(.failure(timedOut))
-                    })
+                    timer: DeadlineTimer.shared.schedule(at: due) { race.finish(.failure(timedOut)) })
             }
         } onCancel: {
             race.finish(.failure(CancellationError()))
         }
     }
 
-    /// The work and the timer: the first to finish resumes the request and cancels the other.
+    /// The work and the deadline: the first to finish resumes the request, cancels the work
+    /// and removes the deadline.
     private final class Race<Value: Sendable>: Sendable {
         private struct State {
             var continuation: CheckedContinuation<Value, any Error>?
-            var tasks: [Task<Void, Never>] = []
+            var worker: Task<Void, Never>?
+            var timer: UInt64?
             /// An outcome that came before ``start(_:worker:timer:)`` had stored the continuation.
             var early: Result<Value, any Error>?
         }
         private let state = Mutex(State())
 
-        func start(_ continuation: CheckedContinuation<Value, any Error>, worker: Task<Void, Never>, timer: Task<Void, Never>) {
+        func start(_ continuation: CheckedContinuation<Value, any Error>, worker: Task<Void, Never>, timer: UInt64) {
             let early = state.withLock { state -> Result<Value, any Error>? in
-                state.tasks = [worker, timer]
+                state.worker = worker
+                state.timer = timer
                 if let early = state.early { return early }
                 state.continuation = continuation
                 return nil
             }
             if let early {
                 worker.cancel()
-                timer.cancel()
+                DeadlineTimer.shared.cancel(timer)
                 continuation.resume(with: early)
             }
         }
 
         func finish(_ outcome: Result<Value, any Error>) {
-            let (continuation, tasks) = state.withLock { state in
+            let (continuation, worker, timer) = state.withLock { state in
                 guard let continuation = state.continuation else {
-                    if state.tasks.isEmpty, state.early == nil { state.early = outcome }
-                    return (CheckedContinuation<Value, any Error>?.none, [Task<Void, Never>]())
+                    if state.worker == nil, state.early == nil { state.early = outcome }
+                    return (CheckedContinuation<Value, any Error>?.none, Task<Void, Never>?.none, UInt64?.none)
                 }
                 state.continuation = nil
-                return (continuation, state.tasks)
+                return (continuation, state.worker, state.timer)
             }
             guard let continuation else { return }
-            for task in tasks { task.cancel() }
+            worker?.cancel()
+            if let timer { DeadlineTimer.shared.cancel(timer) }
             continuation.resume(with: outcome)
         }
     }

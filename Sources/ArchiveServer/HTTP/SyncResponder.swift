@@ -109,7 +109,7 @@ public struct SyncResponder: HTTPResponder {
         // tunnel's): only the connection's end can frame it, so it is closed after the refusal.
         if request.method == .connect {
             var refusal = Refusal(.methodNotAllowed, "CONNECT is not served: this is not a proxy", request: request, close: true)
-            refusal.response.headers[.allow] = "GET, HEAD, POST"
+            refusal.headers[.allow] = "GET, HEAD, POST"
             throw refusal
         }
         let path = request.uri.path
@@ -143,7 +143,7 @@ public struct SyncResponder: HTTPResponder {
             guard let events else { throw Refusal(.notFound, "this server sends no events: sync at intervals") }
             guard let moves = events.subscribe(user: authenticated.id) else {
                 var refusal = Refusal(.tooManyRequests, "\(authenticated.name) has \(events.maximumStreamsPerUser) event streams open already: close one")
-                refusal.response.headers[.retryAfter] = "60"
+                refusal.headers[.retryAfter] = "60"
                 throw refusal
             }
             return EventStream.response(moves)
@@ -164,7 +164,7 @@ public struct SyncResponder: HTTPResponder {
         var busy = Refusal(
             .serviceUnavailable,
             "the server is receiving too many pushes at once; nothing was acknowledged: send the same push again shortly", close: true)
-        busy.response.headers[.retryAfter] = "\(Self.retryAfterSeconds)"
+        busy.headers[.retryAfter] = "\(Self.retryAfterSeconds)"
         // A body whose length is announced reserves it all before a byte is read.
         if let announced, !reservation.take(announced) { throw busy }
         let maximum = limits.maximumBodyBytes, timeout = limits.bodyTimeout, stream = request.body
@@ -319,7 +319,7 @@ public struct SyncResponder: HTTPResponder {
             user = try await RequestDeadline.run(limits.requestTimeout, "checking a token") { try await backend.authenticate(token) }
         } catch {
             var refusal = Refusal(.serviceUnavailable, "the server cannot read its users now; try again", request: request)
-            refusal.response.headers[.retryAfter] = "\(Self.retryAfterSeconds)"
+            refusal.headers[.retryAfter] = "\(Self.retryAfterSeconds)"
             throw refusal
         }
         guard let user else { throw Refusal.unauthorized(request) }
@@ -329,7 +329,7 @@ public struct SyncResponder: HTTPResponder {
     private static func require(_ methods: HTTPRequest.Method..., of request: Request) throws {
         guard methods.contains(request.method) else {
             var refusal = Refusal(.methodNotAllowed, "\(request.method.rawValue) is not served at \(request.uri.path): use \(methods.map(\.rawValue).joined(separator: " or "))", request: request)
-            refusal.response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+            refusal.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
             throw refusal
         }
     }
