@@ -3,6 +3,8 @@
     python3 report.py RESULTS.jsonl                  prints the section
     python3 report.py --into BENCHMARKS.md RESULTS   replaces the section in BENCHMARKS.md
                                                      (between its markers; appended the first time)
+    python3 report.py --turns RESULTS.jsonl          builds compared in turns (run.sh with
+                                                     ARCHIVE_SERVER_BINARIES and LOAD_TURNS): a row a run
 """
 import json
 import sys
@@ -141,8 +143,37 @@ def section(rows: list) -> str:
     return "\n".join(out)
 
 
+def turns(rows: list) -> str:
+    """A row a run of builds compared in turns, each beside the pgbench run of its turn."""
+    bench = {}
+    for r in rows:
+        if r["kind"] == "pgbench":
+            bench.setdefault((r["scenario"], r["clients"]), []).append(r)
+    out = ["| scenario | clients | turn | server | requests/s | ÷ pgbench | p50 | p99 | server CPU ms/request | PostgreSQL CPU ms/request | server context switches/request |",
+           "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        if r["kind"] != "wrk":
+            continue
+        runs = bench.get((r["scenario"], r["clients"]), [])
+        peer = runs[r["turn"] - 1] if len(runs) >= r["turn"] else None
+        ratio = f"{r['rps'] / peer['rps']:.2f}×" if peer and r["backend"] == "postgres" else ""
+        n = r["requests"]
+        out.append(f"| {r['scenario']} | {r['clients']} | {r['turn']} | {r['server']} | {fmt_rate(r['rps'])} | {ratio} | "
+                   f"{fmt_ms(r['p50_ms'])} | {fmt_ms(r['p99_ms'])} | {1000 * r['server_cpu'] / n:.3f} | "
+                   f"{1000 * r['postgres_cpu'] / n:.3f} | {r['server_switches'] / n:.1f} |")
+    for (scenario, clients), runs in bench.items():
+        for turn, r in enumerate(runs, 1):
+            out.append(f"| {scenario} | {clients} | {turn} | pgbench | {fmt_rate(r['rps'])} |  | {fmt_ms(r['p50_ms'])} | "
+                       f"{fmt_ms(r['p99_ms'])} |  | {1000 * r['postgres_cpu'] / r['requests']:.3f} |  |")
+    return "\n".join(out)
+
+
 def main() -> None:
     args = sys.argv[1:]
+    if args and args[0] == "--turns":
+        with open(args[1]) as file:
+            print(turns([json.loads(line) for line in file if line.strip()]))
+        return
     into = None
     if args and args[0] == "--into":
         into, args = args[1], args[2:]

@@ -18,7 +18,7 @@
 #      "push" and "mix" runs again over HTTPS ("push-tls", "mix-tls"): what TLS costs;
 # on PostgreSQL, each wrk run followed by pgbench running the same statements (push.sql, pull.sql)
 # on the same database at the same concurrency and mix: the limit of any service on this
-# PostgreSQL on this machine. Each run starts after a CHECKPOINT.
+# PostgreSQL on this machine. Each run starts after a VACUUM and a CHECKPOINT.
 # Each run also records the CPU seconds the server, PostgreSQL and the load generator used, so
 # that the table says where the time went. Results: $FAVORITE_ARCHIVE_BENCH_DIR/load-results.jsonl,
 # drawn by report.py.
@@ -26,6 +26,10 @@
 # To look closer: LOAD_BACKENDS="postgres" (or sqlite), LOAD_CLIENTS="64", LOAD_SECONDS=20, and
 # LOAD_SCENARIOS="paced" (some of: mix push paced streams push-tls mix-tls), LOAD_STREAMS=1000, LOAD_USERS=1000, LOAD_FAVORITES=1000, LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
 # LOAD_SERVER_ARGS="--postgres-connections 8" (more options for archive-server).
+# To compare builds: ARCHIVE_SERVER_BINARIES="OLD NEW" and LOAD_TURNS=3 run each scenario three
+# times, each binary in turn (the server restarted for each, pgbench after each turn), and print
+# a row a run (server and PostgreSQL CPU a request, the server's context switches a request)
+# instead of writing BENCHMARKS.md: single runs of one build spread more than most changes move.
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
@@ -58,9 +62,21 @@ results="$base/load-results.jsonl"
 : > "$results"
 
 server_bin=${ARCHIVE_SERVER_BINARY:-}
+read -r -a binaries <<<"${ARCHIVE_SERVER_BINARIES:-}"
+((${#binaries[@]} > 0)) && server_bin=${binaries[0]}
 if [[ -z $server_bin ]]; then
   (cd ../.. && swift build -c release --product archive-server >/dev/null)
   server_bin="$(cd ../.. && swift build -c release --show-bin-path)/archive-server"
+fi
+((${#binaries[@]} > 0)) || binaries=("$server_bin")
+turns=${LOAD_TURNS:-1}
+comparing=""
+if ((${#binaries[@]} > 1 || turns > 1)); then
+  comparing=1
+  for scenario in ${LOAD_SCENARIOS:-}; do
+    [[ $scenario == mix || $scenario == push || $scenario == paced ]] || { echo "load: builds are compared on mix, push and paced only (LOAD_SCENARIOS)" >&2; exit 1; }
+  done
+  [[ -n ${LOAD_SCENARIOS:-} ]] || { echo "load: name the scenarios to compare builds on (LOAD_SCENARIOS=\"mix\")" >&2; exit 1; }
 fi
 
 run_as=()
@@ -122,6 +138,9 @@ cpu() {
   echo "scale=3; $total / $ticks" | bc
 }
 
+# Context switches of a process's threads (voluntary and not), summed over the threads it has now.
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+
 # pgbench SCENARIO CLIENTS: the same statements as the PostgreSQL backend's, on its database as the
 # load left it, right after the backend's run of the same scenario and concurrency.
 fields=(-D "photo=https://example.com/archive/photo.jpg" -D "category=洋食" -D "dish=チーズハンバーグ" -D "shop=レストラン北斗"
@@ -147,9 +166,12 @@ pgbench_run() {
   python3 pgbench_log.py "$scenario" "$c" "$out" "$postgres_cpu" "$load_cpu" "$dir"/pgbench_log.* >>"$results"
 }
 
-# Before each measured run: PostgreSQL's dirty pages written out (CHECKPOINT), so that no run
-# pays for the one before it.
-settle() { psql -c "CHECKPOINT"; }
+# Before each measured run: the dead rows the runs before it left vacuumed (VACUUM), and
+# PostgreSQL's dirty pages written out (CHECKPOINT), so that no run pays for the one before it.
+# Without the VACUUM, autovacuum's work on the favorites (a million rows, each run replacing
+# about a tenth) fell into whichever run was going when it started, the service's or pgbench's,
+# and PostgreSQL's CPU a request rose from run to run by up to a fifth.
+settle() { psql -c "VACUUM"; psql -c "CHECKPOINT"; }
 
 # Waits (up to 10 s) until PostgreSQL has no more processes than its own and the pool's.
 baseline_children=0
@@ -223,30 +245,40 @@ for backend in "${backends[@]}"; do
       [[ $c == "$many" && $scenario != mix ]] && continue
       # With streams open: the pushes at 64 clients (the issue's measure), every client count in smoke.
       [[ $scenario == streams && $mode == full && $c != 64 ]] && continue
-      dump_seqs "$backend"
-      next_clock
-      settle
-      step "$backend $scenario: $c clients"
-      threads=2; ((c < 2)) && threads=1
-      server_cpu=$(cpu "$server_pid") postgres_cpu=$(cpu "$postgres_pid" tree)
-      perf_pid=""
-      if [[ -n ${LOAD_PERF:-} ]]; then
-        perf record -F 499 -g -o "$base/perf-$backend-$scenario-$c.data" -p "$server_pid" -- sleep "$seconds" >/dev/null 2>&1 &
-        perf_pid=$!
-      fi
-      out=$(command time -f "wrk_cpu=%U+%S" wrk -t "$threads" -c "$c" -d "${seconds}s" --timeout 30s -s load.lua "$url" -- \
-        "$dir/tokens" "$dir/seqs" "$percent" "$threads" "$clock" "$pause" 2>"$dir/wrk.err") || { cat "$dir/wrk.err" >&2; exit 1; }
-      [[ -n $perf_pid ]] && wait "$perf_pid"
-      server_cpu=$(echo "$(cpu "$server_pid") - $server_cpu" | bc) postgres_cpu=$(echo "$(cpu "$postgres_pid" tree) - $postgres_cpu" | bc)
-      wrk_cpu=$(echo "$(grep -o 'wrk_cpu=[0-9.+]*' "$dir/wrk.err" | cut -d= -f2)" | bc)
-      line=$(grep '^RESULT ' <<<"$out" | sed 's/^RESULT //') || { echo "$out" >&2; cat "$dir/wrk.err" >&2; exit 1; }
-      python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="wrk", backend=sys.argv[2], scenario=sys.argv[3], clients=int(sys.argv[4]), rss_kb=int(sys.argv[5]), peak_kb=int(sys.argv[6]), server_cpu=float(sys.argv[7]), postgres_cpu=float(sys.argv[8]), load_cpu=float(sys.argv[9]), think_ms=int(sys.argv[10])); print(json.dumps(r))' \
-        "$line" "$backend" "$scenario" "$c" "$(memory "$server_pid" VmRSS)" "$(memory "$server_pid" VmHWM)" "$server_cpu" "$postgres_cpu" "$wrk_cpu" "$pause" >>"$results"
-      if grep -q '"failed":[1-9]' <<<"$line"; then echo "load: requests failed: $line" >&2; grep -v wrk_cpu "$dir/wrk.err" | head -n 5 >&2; exit 1; fi
-      if [[ $backend == postgres && $c != "$many" && $scenario != *-tls && $scenario != streams ]]; then
-        baseline_children=$(pgrep -c -P "$postgres_pid")
-        pgbench_run "$scenario" "$c"
-      fi
+      for ((turn = 1; turn <= turns; turn++)); do
+        for bin in "${binaries[@]}"; do
+          if [[ -n $comparing ]]; then
+            kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+            server_bin=$bin
+            start_server "$backend"
+          fi
+          dump_seqs "$backend"
+          next_clock
+          settle
+          step "$backend $scenario: $c clients${comparing:+, $(basename "$server_bin") turn $turn}"
+          threads=2; ((c < 2)) && threads=1
+          server_cpu=$(cpu "$server_pid") postgres_cpu=$(cpu "$postgres_pid" tree) server_cs=$(switches "$server_pid")
+          perf_pid=""
+          if [[ -n ${LOAD_PERF:-} ]]; then
+            perf record -F 499 -g -o "$base/perf-$backend-$scenario-$c.data" -p "$server_pid" -- sleep "$seconds" >/dev/null 2>&1 &
+            perf_pid=$!
+          fi
+          out=$(command time -f "wrk_cpu=%U+%S" wrk -t "$threads" -c "$c" -d "${seconds}s" --timeout 30s -s load.lua "$url" -- \
+            "$dir/tokens" "$dir/seqs" "$percent" "$threads" "$clock" "$pause" 2>"$dir/wrk.err") || { cat "$dir/wrk.err" >&2; exit 1; }
+          [[ -n $perf_pid ]] && wait "$perf_pid"
+          server_cpu=$(echo "$(cpu "$server_pid") - $server_cpu" | bc) postgres_cpu=$(echo "$(cpu "$postgres_pid" tree) - $postgres_cpu" | bc)
+          server_cs=$(($(switches "$server_pid") - server_cs))
+          wrk_cpu=$(echo "$(grep -o 'wrk_cpu=[0-9.+]*' "$dir/wrk.err" | cut -d= -f2)" | bc)
+          line=$(grep '^RESULT ' <<<"$out" | sed 's/^RESULT //') || { echo "$out" >&2; cat "$dir/wrk.err" >&2; exit 1; }
+          python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="wrk", backend=sys.argv[2], scenario=sys.argv[3], clients=int(sys.argv[4]), rss_kb=int(sys.argv[5]), peak_kb=int(sys.argv[6]), server_cpu=float(sys.argv[7]), postgres_cpu=float(sys.argv[8]), load_cpu=float(sys.argv[9]), think_ms=int(sys.argv[10]), server_switches=int(sys.argv[11]), server=sys.argv[12], turn=int(sys.argv[13])); print(json.dumps(r))' \
+            "$line" "$backend" "$scenario" "$c" "$(memory "$server_pid" VmRSS)" "$(memory "$server_pid" VmHWM)" "$server_cpu" "$postgres_cpu" "$wrk_cpu" "$pause" "$server_cs" "$(basename "$server_bin")" "$turn" >>"$results"
+          if grep -q '"failed":[1-9]' <<<"$line"; then echo "load: requests failed: $line" >&2; grep -v wrk_cpu "$dir/wrk.err" | head -n 5 >&2; exit 1; fi
+        done
+        if [[ $backend == postgres && $c != "$many" && $scenario != *-tls && $scenario != streams ]]; then
+          baseline_children=$(pgrep -c -P "$postgres_pid")
+          pgbench_run "$scenario" "$c"
+        fi
+      done
     done
     if [[ $scenario == streams ]]; then
       exec {streams_in}>&-
@@ -259,6 +291,10 @@ for backend in "${backends[@]}"; do
   kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 done
 
+if [[ -n $comparing ]]; then
+  python3 report.py --turns "$results"
+  exit 0
+fi
 python3 report.py "$results" >"$base/load.md"
 if [[ $mode == full ]]; then
   python3 report.py --into ../../BENCHMARKS.md "$results"
