@@ -244,7 +244,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveServerCLI",
             dependencies: [
-                "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI",
+                "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),

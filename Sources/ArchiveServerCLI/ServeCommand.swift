@@ -129,6 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        SteadyMallocThreshold.enable()
         let storage = self.storage.merged(over: root.storage)
         let postgres = try storage.postgresLocation()
         let database = postgres == nil ? try storage.open() : nil

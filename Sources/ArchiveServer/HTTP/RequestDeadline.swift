@@ -15,18 +15,19 @@ import Synchronization
 /// the client sends the same push again, which the merge rule makes harmless.
 enum RequestDeadline {
     /// `work`'s result, or ``ServerStorageError/unavailable(_:)`` naming `what` once
-    /// `limit` has passed.
+    /// `limit` has passed. `what` is worked out only then.
     static func run<Value: Sendable>(
-        _ limit: Duration, _ what: @autoclosure () -> String, _ work: @escaping @Sendable () async throws -> Value
+        _ limit: Duration, _ what: @escaping @Sendable @autoclosure () -> String, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await run(limit, timedOut: ServerStorageError.unavailable("\(what()) took longer than the request timeout (\(limit))"), work)
     }
 
     /// `work`'s result, or `timedOut` once `limit` has passed (a request body's deadline).
     /// The work runs in a task of its own, so that the answer need not wait for it; the
-    /// deadline is an entry of ``DeadlineTimer/shared``, not a task.
+    /// deadline is an entry of ``DeadlineTimer/shared``, not a task. `timedOut` is made only
+    /// when the deadline passes: nearly every request ends before.
     static func run<Value: Sendable>(
-        _ limit: Duration, timedOut: any Error, _ work: @escaping @Sendable () async throws -> Value
+        _ limit: Duration, timedOut: @escaping @Sendable @autoclosure () -> any Error, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = Race<Value>()
         let due = NIODeadline.now() + TimeAmount(limit)
@@ -39,7 +40,7 @@ enum RequestDeadline {
                         do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
                         race.finish(outcome)
                     },
-                    timer: DeadlineTimer.shared.schedule(at: due) { race.finish(.failure(timedOut)) })
+                    timer: DeadlineTimer.shared.schedule(at: due) { race.finish(.failure(timedOut())) })
             }
         } onCancel: {
             race.finish(.failure(CancellationError()))
