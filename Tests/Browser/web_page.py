@@ -54,8 +54,12 @@ def browser(width, height):
 
 
 def wait(driver, what, condition):
+    # An element read while the page is being replaced (a form's answer arriving, the live
+    # stream redrawing) goes stale: that poll counts as "not yet", not as a failure (it once
+    # failed the refused-link scenario at once, reading the sign-in page's title as it left).
     try:
-        return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: condition(d))
+        return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: condition(d))
     except Exception as error:  # noqa: BLE001 - said with what was awaited
         raise AssertionError(f"{what}: not within {WAIT} s ({type(error).__name__}); page: {driver.current_url}") from None
 
