@@ -68,6 +68,10 @@ let package = Package(
         // The web page's HTML (`archive-server`'s `/`): Mustache templates compiled into the
         // binary, escaped by default.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The service's identities in the request context (`AuthRequestContext`,
+        // `AuthenticatorMiddleware`): a device's bearer token on the sync API, a browser's
+        // session cookie on the page.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // Tests only: the certificate authorities and certificates of the TLS tests, made at run time.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -209,7 +213,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // `archive-server`'s library: its database (Migrations/Server), users and tokens, the
-        // sync API (SyncResponder).
+        // sync API and the page on Hummingbird's Router (ServiceRouter).
         .target(
             name: "ArchiveServer",
             dependencies: [
@@ -218,6 +222,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 // Event streams end when the server begins to stop.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -360,6 +365,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // The routes and middleware answered in process, without a server's start.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

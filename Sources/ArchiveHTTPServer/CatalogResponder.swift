@@ -16,11 +16,7 @@ import NIOCore
 /// GET or HEAD announces a body. A refused body also gets `Connection: close`
 /// (``ConnectionLimitHandler`` closes after the answer), so it is never read, and
 /// so does a refused CONNECT, whose answer has no other framing.
-public struct CatalogResponder: HTTPResponder {
-    public typealias Context = ServiceRequestContext
-
-    /// The catalog's path: `/archive_images`.
-    public static let collection = "archive_images"
+public struct CatalogResponder<Context: RequestContext>: HTTPResponder {
 
     let catalog: BundledArchiveRepository
     /// Waited before each answer (`--delay`).
@@ -62,8 +58,8 @@ public struct CatalogResponder: HTTPResponder {
             return Self.error("simulated failure (--fail-rate)", status: .internalServerError)
         }
         let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.first == Substring(Self.collection), parts.count <= 2 else {
-            return Self.error("not found: the catalog is at /\(Self.collection)", status: .notFound)
+        guard parts.first == Substring(CatalogPath.collection), parts.count <= 2 else {
+            return Self.error("not found: the catalog is at /\(CatalogPath.collection)", status: .notFound)
         }
         guard parts.count == 2 else { return collection(query: request.uri.query ?? "") }
         guard parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
@@ -88,7 +84,7 @@ public struct CatalogResponder: HTTPResponder {
             response.headers[.accessControlExposeHeaders] = answer.links.isEmpty ? "X-Total-Count" : "X-Total-Count, Link"
         }
         if !answer.links.isEmpty {
-            let base = baseURL() + "/" + Self.collection
+            let base = baseURL() + "/" + CatalogPath.collection
             response.headers[.link] = answer.links.map { "<\(base)?\($0.query)>; rel=\"\($0.relation)\"" }.joined(separator: ", ")
         }
         return response
@@ -101,6 +97,12 @@ public struct CatalogResponder: HTTPResponder {
     private static func json(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response { ServiceResponse.json(body, status: status) }
 
     private static func error(_ message: String, status: HTTPResponse.Status) -> Response { ServiceResponse.error(message, status: status) }
+}
+
+/// The catalog's path: `/archive_images` (the same for every context).
+public enum CatalogPath {
+    /// `archive_images`.
+    public static let collection = "archive_images"
 }
 
 extension HTTPField.Name {

@@ -11,7 +11,7 @@ struct ArchiveServerCommand: AsyncParsableCommand {
         discussion: """
             Start it, add a user, and sync a device: \
             archive-server users add alice (prints the token of her first device, once; archive-server devices add alice LABEL for each other), archive-server (serves on 127.0.0.1:8080), \
-            then on each device: archive sync --server http://127.0.0.1:8080 --token <token>. \
+            then on each device: printf '%s\\n' TOKEN | archive sync --server http://127.0.0.1:8080 --token-stdin. \
             The API: docs/SYNC-API.md.
             """,
         subcommands: [ServeCommand.self, UsersCommand.self, DevicesCommand.self, BackupCommand.self, RenewFeedsCommand.self],

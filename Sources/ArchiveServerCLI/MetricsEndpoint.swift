@@ -2,7 +2,6 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
-import ServiceLifecycle
 
 /// `archive-server --metrics-port P`: the process's metrics (swift-metrics, bootstrapped
 /// with swift-prometheus's factory) at `http://127.0.0.1:P/metrics` in Prometheus's text
@@ -10,7 +9,6 @@ import ServiceLifecycle
 /// tunnel); nothing in it needs a token, and nothing in it is a user's.
 struct MetricsEndpoint {
     let registry = PrometheusCollectorRegistry()
-    let port: Int
     let logger: Logger
 
     /// Makes every metric of the process go to this endpoint's registry (once a process).
@@ -24,9 +22,10 @@ struct MetricsEndpoint {
         MetricsSystem.bootstrap(factory)
     }
 
-    /// Serves `/metrics` until the task is cancelled; `ready` is called with the URL once
-    /// listening. Throws what stopped it (the port taken).
-    func run(ready: @escaping @Sendable (String) -> Void) async throws {
+    /// The endpoint's one route, `/metrics`: the registry in Prometheus's text format.
+    /// Served by a listener of the service's own frame (``HTTPServiceRunner``): its
+    /// connection limit, idle timeout and head limit.
+    func router() -> Router<BasicRequestContext> {
         let router = Router()
         let registry = self.registry
         router.get("metrics") { _, _ -> Response in
@@ -34,34 +33,12 @@ struct MetricsEndpoint {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
-        var quiet = logger
-        quiet.logLevel = .critical
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in ready("http://127.0.0.1:\(channel.localAddress?.port ?? port)/metrics") },
-            logger: quiet)
-        let group = ServiceGroup(configuration: .init(services: [application], logger: quiet))
-        try await group.run()
+        return router
     }
 
     static func sanitized(_ name: String) -> String {
         String(name.unicodeScalars.map { scalar in
             (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "_" || scalar == ":" ? Character(scalar) : "_"
         })
-    }
-}
-
-/// A responder with Hummingbird's ``MetricsMiddleware`` in front, when `measures`: each
-/// request counted by route, method and status, with its duration.
-struct MeasuredResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context: RequestContext {
-    let inner: Inner
-    let measures: Bool
-    let middleware = MetricsMiddleware<Inner.Context>()
-
-    func respond(to request: Request, context: Inner.Context) async throws -> Response {
-        guard measures else { return try await inner.respond(to: request, context: context) }
-        return try await middleware.handle(request, context: context) { request, context in
-            try await inner.respond(to: request, context: context)
-        }
     }
 }

@@ -4,7 +4,9 @@ import ArchiveServer
 import ArchiveServerPostgres
 import ArchiveSyncWire
 import ArgumentParser
+import Hummingbird
 import Logging
+import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -77,6 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("metrics-port"), help: ArgumentHelp("Serve the service's metrics at http://127.0.0.1:PORT/metrics, in Prometheus's text format.", valueName: "port"))
     var metricsPort: Int?
 
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("The service's address as browsers reach it, when a proxy in front terminates TLS (https://HOST…): the page's session cookie is then Secure and its pages say Strict-Transport-Security.", valueName: "url"))
+    var publicURL: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -123,12 +128,18 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...10_000).contains(postgresConnections) else {
             throw ValidationError("--postgres-connections must be between 1 and 10000, got \(postgresConnections)")
         }
+        if let publicURL, DevicesCommand.linkBase(publicURL) == nil {
+            throw ValidationError("--public-url must be http:// or https:// followed by a host (and a port), got \(publicURL.prefix(200).debugDescription)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got \(logLevel)")
         }
     }
 
     func run() async throws {
+        // First of all: a signal from now on is the lifecycle's to answer (SIGHUP reloads,
+        // SIGTERM stops gracefully), even while the database opens or migrates.
+        let signals = await ServiceSignals.trap()
         SteadyMallocThreshold.enable()
         let storage = self.storage.merged(over: root.storage)
         let postgres = try storage.postgresLocation()
@@ -145,24 +156,34 @@ struct ServeCommand: AsyncParsableCommand {
             // Closed here, after the last request, not whenever a pool thread drops the last
             // reference: the closing checkpoint runs before the process exits.
             defer { database.close() }
-            try await serve(SQLiteSyncBackend(database: database), storage: database.path, logger: logger)
+            try await serve(SQLiteSyncBackend(database: database), storage: database.path, signals: signals, logger: logger)
             return
         }
         let backend = PostgresSyncStorage(location: postgres, maximumConnections: postgresConnections, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await backend.run() }
-            defer { group.cancelAll() }
-            do {
-                try await backend.migrate()
-            } catch {
-                throw ServerCLIError("cannot use \(postgres): \(error)")
-            }
-            try await serve(backend, storage: postgres.description, logger: logger)
-        }
+        // The client is a service of the one lifecycle, started first and stopped last; the
+        // migrations run before the listener opens.
+        try await serve(
+            backend, storage: postgres.description, signals: signals, logger: logger, services: [LifecycleTask { await backend.run() }],
+            beforeServing: {
+                do {
+                    try await backend.migrate()
+                } catch {
+                    throw ServerCLIError("cannot use \(postgres): \(error)")
+                }
+            })
     }
 
-    /// Serves the sync API on `backend` and the catalog until a signal stops the server.
-    private func serve(_ backend: some SyncBackend, storage: String, logger: Logger) async throws {
+    /// The most connections the metrics' listener holds open (Prometheus needs one or two),
+    /// taken from the same descriptor budget as the service's.
+    static let metricsConnections = 16
+
+    /// Serves the sync API on `backend` and the catalog until a signal stops the server, in
+    /// one lifecycle with `services` (started before the listeners, stopped after them);
+    /// `beforeServing` runs before the service's listener opens.
+    private func serve(
+        _ backend: some SyncBackend, storage: String, signals: ServiceSignals, logger: Logger, services: [any Service] = [],
+        beforeServing: (@Sendable () async throws -> Void)? = nil
+    ) async throws {
         var limits = SyncServiceLimits()
         limits.maximumBodyBytes = maximumBodyBytes
         limits.maximumPushChanges = maximumPushChanges
@@ -171,8 +192,10 @@ struct ServeCommand: AsyncParsableCommand {
         limits.bodyTimeout = .milliseconds(Int((bodyTimeout * 1000).rounded()))
         limits.maximumBodyBytesInFlight = maximumBodyBytesInFlight ?? max(limits.maximumBodyBytesInFlight, maximumBodyBytes)
         // Connections stay below the descriptor limit (DescriptorBudget): past it, nothing
-        // could be answered at all, not even the connection limit's 503.
-        let budget = DescriptorBudget.make(wanted: maximumConnections, extra: backend.descriptorsKept)
+        // could be answered at all, not even the connection limit's 503. The metrics'
+        // listener's connections come out of the same budget.
+        let sideConnections = metricsPort == nil ? 0 : Self.metricsConnections
+        let budget = DescriptorBudget.make(wanted: maximumConnections, extra: backend.descriptorsKept + sideConnections)
         if budget.connections < maximumConnections {
             logger.warning("at most \(budget.connections) connections, not \(maximumConnections) (--max-connections): the descriptor limit is \(budget.descriptorLimit), \(budget.reserve) kept for the storage and the server; raise it (ulimit -n, LimitNOFILE=) for more")
         } else {
@@ -192,51 +215,58 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
         let host = self.host, port = self.port, delay = Duration.milliseconds(self.delay), failRate = self.failRate
-        // The metrics' endpoint first: a port it cannot take stops the start, said at once.
-        var metrics: Task<Void, any Error>?
-        var metricsURL: String?
-        defer { metrics?.cancel() }
-        if let metricsPort {
-            let endpoint = MetricsEndpoint(port: metricsPort, logger: logger)
-            endpoint.bootstrap()
-            let (started, continuation) = AsyncStream.makeStream(of: String?.self)
-            metrics = Task {
-                defer { continuation.finish() }
-                try await endpoint.run { url in continuation.yield(url) }
-            }
-            var iterator = started.makeAsyncIterator()
-            guard let url = await iterator.next() ?? nil else {
-                var reason = "it stopped"
-                if case .failure(let error)? = await metrics?.result { reason = NetworkFailure.phrase(for: error) ?? "\(error)" }
-                throw ServerCLIError("cannot serve the metrics on 127.0.0.1:\(metricsPort): \(reason); pick another --metrics-port")
-            }
-            logger.notice("metrics", metadata: ["url": "\(url)"])
-            metricsURL = url
+        let readiness = Readiness(expectsMetrics: metricsPort != nil) { url, metricsURL in
+            // The service's URL on the first line (what scripts read), the metrics' on the second.
+            StandardStream.output(url + "\n" + (metricsURL.map { $0 + "\n" } ?? ""))
+            if let metricsURL { logger.notice("metrics", metadata: ["url": "\(metricsURL)"]) }
+            logger.notice("serving", metadata: ["url": "\(url)", "storage": "\(storage)"])
         }
-        let measured = metricsPort != nil, shownMetricsURL = metricsURL
-        let events = FeedEvents()
-        let web = try WebResponder(backend: backend, events: events, limits: limits, secure: tlsCertificate != nil, logger: logger)
-        do {
-            try await runner.run({ baseURL in
-                let responder = SyncResponder(
-                    backend: backend, limits: limits,
-                    catalog: CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL),
-                    web: web, events: events, logger: logger)
-                return MeasuredResponder(inner: responder, measures: measured)
-            }, ready: { url in
-                // The service's URL on the first line (what scripts read), the metrics' on the second.
-                StandardStream.output(url + "\n" + (shownMetricsURL.map { $0 + "\n" } ?? ""))
-                logger.notice("serving", metadata: ["url": "\(url)", "storage": "\(storage)"])
-            }, stopping: {
-                logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
-            }, reloaded: { result in
-                switch result {
-                case .success(let summary): logger.notice("reloaded the TLS certificate: \(summary)")
-                case .failure(let error): logger.error("kept the TLS certificate served until now: \(error)")
+        var listeners: [any Service] = []
+        if let metricsPort {
+            let endpoint = MetricsEndpoint(logger: logger)
+            endpoint.bootstrap()
+            let metrics = try runner.listener(
+                endpoint.router().buildResponder(), host: "127.0.0.1", port: metricsPort, maximumConnections: Self.metricsConnections,
+                ready: { url in readiness.metrics(url + "/metrics") })
+            listeners.append(LifecycleTask {
+                do {
+                    try await metrics.run()
+                } catch {
+                    throw ServerCLIError("cannot serve the metrics on 127.0.0.1:\(metricsPort): \(NetworkFailure.phrase(for: error) ?? "\(error)"); pick another --metrics-port")
                 }
             })
-        } catch {
-            throw ServerCLIError("cannot serve on \(host):\(port): \(NetworkFailure.phrase(for: error) ?? "\(error)"); pick another --port or --host")
         }
+        let events = FeedEvents()
+        let overHTTPS = runner.tls != nil || publicURL?.hasPrefix("https://") == true
+        let baseURL = readiness.baseURL
+        let router = try ServiceRouter(
+            backend: backend, limits: limits,
+            catalog: CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL),
+            events: events, overHTTPS: overHTTPS, measured: metricsPort != nil, logger: logger
+        ).router()
+        var main = try runner.listener(router.buildResponder(), host: host, port: port, maximumConnections: budget.connections, tls: runner.tls) { url in
+            readiness.service(url)
+        }
+        if let beforeServing { main.beforeServerStarts(perform: beforeServing) }
+        let service = main
+        listeners.append(LifecycleTask {
+            do {
+                try await service.run()
+            } catch let error as ServerCLIError {
+                throw error
+            } catch {
+                throw ServerCLIError("cannot serve on \(host):\(port): \(NetworkFailure.phrase(for: error) ?? "\(error)"); pick another --port or --host")
+            }
+        })
+        let audit = StreamAudit(backend: backend, events: events, logger: logger)
+        try await runner.run(services + [audit] + listeners, signals: signals, stopping: {
+            logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
+        }, reloaded: { outcome in
+            switch outcome {
+            case .reloaded(let summary): logger.notice("reloaded the TLS certificate: \(summary)")
+            case .refused(let error): logger.error("kept the TLS certificate served until now: \(error)")
+            case .nothingToReload: logger.notice("SIGHUP: nothing to reload: this server serves plain HTTP (TLS is the proxy's in front); the certificate is reloaded where TLS ends")
+            }
+        })
     }
 }

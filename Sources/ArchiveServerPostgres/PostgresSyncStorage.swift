@@ -118,6 +118,25 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         }
     }
 
+    public func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> {
+        guard !identities.isEmpty else { return [] }
+        let ids = identities.map(\.token), now = wallClock()
+        do {
+            let rows = try await client.query("""
+                SELECT t.id, t.user_id, encode(u.feed, 'hex') FROM device_tokens t JOIN users u ON u.id = t.user_id
+                WHERE t.id = ANY(\(ids)) AND (t.expires_at IS NULL OR t.expires_at > \(now))
+                """, logger: logger)
+            var valid: Set<StreamIdentity> = []
+            for try await (token, user, feed) in rows.decode((Int64, Int64, String).self) {
+                guard let feed = DeviceID(hex: feed) else { continue }
+                valid.insert(StreamIdentity(token: token, user: user, feed: feed))
+            }
+            return identities.intersection(valid)
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: "checking the open streams' devices")
+        }
+    }
+
     /// Whether PostgreSQL answers `SELECT 1` within five seconds (a pool that cannot reach
     /// it would otherwise keep the health check waiting for a connection).
     public func isHealthy() async -> Bool {

@@ -25,7 +25,7 @@ struct CLIHostileServiceTests {
     }
 
     private func sync(_ service: ScriptedSyncService, _ extra: [String] = [], database: String? = nil) throws -> ChildProcess.Result {
-        try archive(["sync", "--server", service.url, "--token", "fa_test"] + extra, database: database ?? directory.path("phone.sqlite3"))
+        try archive(["sync", "--server", service.url, "--token-stdin"] + extra, database: database ?? directory.path("phone.sqlite3"), input: .pipe(Data("fa_test\n".utf8)))
     }
 
     private func favoriteCount(_ database: String) throws -> Int {
@@ -129,7 +129,7 @@ struct CLIHostileServiceTests {
         try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) } } == 0)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) } }
         let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-        let result = try archive(["sync", "--server", url, "--token", "fa_test"], database: directory.path("offline.sqlite3"))
+        let result = try archive(["sync", "--server", url, "--token-stdin"], database: directory.path("offline.sqlite3"), input: .pipe(Data("fa_test\n".utf8)))
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("cannot reach \(url): the connection was refused (nothing listens at that address and port)"), "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "cannot reach").count == 2, "\(result.stderr)")
@@ -145,7 +145,13 @@ struct CLIHostileServiceTests {
         let database = directory.path("stdin.sqlite3")
         let result = try archive(["sync", "--server", service.url, "--token-stdin"], database: database, input: .pipe(Data("fa_from_stdin\n".utf8)))
         #expect(result.status == 0, "\(result.stderr)")
-        let both = try archive(["sync", "--server", service.url, "--token-stdin", "--token", "x"], database: database)
-        #expect(both.status != 0 && both.stderr.contains("either --token or --token-stdin"), "\(both.stderr)")
+        // A token in the arguments (which every local user reads in the process list) is
+        // refused before anything is sent, pointing to the ways that keep it private.
+        let sent = service.requests.count
+        let argument = try archive(["sync", "--server", service.url, "--token", "fa_from_stdin"], database: database)
+        #expect(argument.status != 0, "\(argument.stdout)")
+        #expect(argument.stderr.contains("--token is refused") && argument.stderr.contains("--token-stdin") && argument.stderr.contains("ARCHIVE_SYNC_TOKEN"), "\(argument.stderr)")
+        #expect(service.requests.count == sent, "nothing was sent")
+        #expect(!(try archive(["sync", "--help"], database: database).stdout.contains("--token <")), "--help no longer offers it")
     }
 }

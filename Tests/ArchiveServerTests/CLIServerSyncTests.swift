@@ -11,6 +11,12 @@ struct CLIServerSyncTests {
         try ServiceProcess.archive(arguments, database: database, in: directory, environment: extra)
     }
 
+    /// `archive sync --server URL REST…` given `token` on its standard input (`--token-stdin`,
+    /// kept for the next sync as `--token` was: `--token` itself is refused).
+    private func sync(_ url: String, token: String, _ rest: [String] = [], database: String, in directory: TemporaryDirectory) throws -> ChildProcess.Result {
+        try ServiceProcess.archive(["sync", "--server", url, "--token-stdin"] + rest, database: database, in: directory, input: .pipe(Data((token + "\n").utf8)))
+    }
+
     private func favoriteIDs(_ database: String, in directory: TemporaryDirectory) throws -> [Int] {
         let result = try archive(["favorites", "--json"], database: database, in: directory)
         let favorites = (try result.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
@@ -32,20 +38,20 @@ struct CLIServerSyncTests {
         for id in ["17", "21"] { #expect(try archive(["add", id], database: phone, in: directory).status == 0) }
         #expect(try archive(["add", "33"], database: laptop, in: directory).status == 0)
 
-        let first = try archive(["sync", "--server", server.url, "--token", token, "--json"], database: phone, in: directory)
+        let first = try sync(server.url, token: token, ["--json"], database: phone, in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try moved(first) == (0, 2))
         let second = try archive(["sync", "--server", server.url, "--json"], database: laptop, in: directory, environment: ["ARCHIVE_SYNC_TOKEN": laptopToken])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try moved(second) == (2, 1))
-        #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
+        #expect(try sync(server.url, token: token, database: phone, in: directory).status == 0)
         #expect(try favoriteIDs(phone, in: directory) == [17, 21, 33])
         #expect(try favoriteIDs(laptop, in: directory) == [17, 21, 33])
 
         // The laptop un-hearts 17: the phone follows.
         #expect(try archive(["remove", "17"], database: laptop, in: directory).status == 0)
-        #expect(try archive(["sync", "--server", server.url, "--token", laptopToken], database: laptop, in: directory).status == 0)
-        #expect(try archive(["sync", "--server", server.url, "--token", token], database: phone, in: directory).status == 0)
+        #expect(try sync(server.url, token: laptopToken, database: laptop, in: directory).status == 0)
+        #expect(try sync(server.url, token: token, database: phone, in: directory).status == 0)
         #expect(try favoriteIDs(phone, in: directory) == [21, 33])
         // The server kept as a setting: `archive sync` alone meets it.
         #expect(try archive(["settings", "set", "syncServer", server.url], database: phone, in: directory).status == 0)
@@ -53,7 +59,7 @@ struct CLIServerSyncTests {
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect((try kept.json() as? [String: Any])?["with"] as? String == server.url)
         // Nothing new: nothing moves.
-        let idle = try archive(["sync", "--server", server.url, "--token", token, "--json"], database: phone, in: directory)
+        let idle = try sync(server.url, token: token, ["--json"], database: phone, in: directory)
         #expect(try moved(idle) == (0, 0))
         #expect(!first.stdout.contains(token) && !first.stderr.contains(token), "the token was printed")
     }
@@ -66,7 +72,7 @@ struct CLIServerSyncTests {
         let phone = directory.path("phone.sqlite3")
         #expect(try archive(["add", "17"], database: phone, in: directory).status == 0)
 
-        let wrong = try archive(["sync", "--server", server.url, "--token", "fa_wrong"], database: phone, in: directory)
+        let wrong = try sync(server.url, token: "fa_wrong", database: phone, in: directory)
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("refused the token (401)"), "\(wrong.stderr)")
 
@@ -88,7 +94,7 @@ struct CLIServerSyncTests {
         #expect(try archive(["add", "21"], database: phone, in: directory).status == 0)
         let url = server.url
         #expect(server.stop()?.status == 0)
-        let offline = try archive(["sync", "--server", url, "--token", token], database: phone, in: directory)
+        let offline = try sync(url, token: token, database: phone, in: directory)
         #expect(offline.status == 1)
         #expect(offline.stderr.contains("cannot reach"), "\(offline.stderr)")
         #expect(try favoriteIDs(phone, in: directory) == [17, 21])
@@ -102,7 +108,7 @@ struct CLIServerSyncTests {
         let both = try archive(["sync", directory.path("x.sqlite3"), "--server", url], database: phone, in: directory)
         #expect(both.status != 0)
         #expect(both.stderr.contains("not both"))
-        let credentials = try archive(["sync", "--server", "http://alice:secret@127.0.0.1:1", "--token", token], database: phone, in: directory)
+        let credentials = try sync("http://alice:secret@127.0.0.1:1", token: token, database: phone, in: directory)
         #expect(credentials.status == 1)
         #expect(credentials.stderr.contains("not a service URL"), "\(credentials.stderr)")
     }

@@ -44,8 +44,8 @@ struct ServiceMetricsTests {
         #expect(got["hb_requests{\(pull),http_response_status_code=\"200\"}"] == 1)
         #expect(got["hb_requests{\(pull),http_response_status_code=\"401\"}"] == 1)
         #expect(got["hb_requests{\(pull),http_response_status_code=\"403\"}"] == 1)
-        // A path of no route is one series, whatever the path.
-        #expect(got[#"hb_requests{http_route="Unknown",http_request_method="GET",http_response_status_code="404"}"#] == 1)
+        // A path of no route is one series, whatever the path (the router's `NotFound`).
+        #expect(got[#"hb_requests{http_route="NotFound",http_request_method="GET",http_response_status_code="404"}"#] == 1)
         #expect(got[#"archive_sync_changes_pushed_total{result="applied"}"#] == 3)
         #expect(got[#"archive_sync_changes_pushed_total{result="already_held"}"#] == 1)
         #expect(got["archive_sync_changes_pulled_total"] == 3)

@@ -341,8 +341,8 @@ struct TUIEndToEndTests {
         let url = try #require(serving.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines))
         // The phone hearts 1 and syncs; the TUI's database has never synced.
         let phone = directory.path("phone.sqlite3"), database = directory.path("tui-sync.sqlite3")
-        for arguments in [["add", "1"], ["sync", "--server", url, "--token", token]] {
-            let result = try ChildProcess.run(archive, arguments + ["--database", phone])
+        for arguments in [["add", "1"], ["sync", "--server", url, "--token-stdin"]] {
+            let result = try ChildProcess.run(archive, arguments + ["--database", phone], input: .pipe(Data((token + "\n").utf8)))
             #expect(result.status == 0, "\(result.stderr)")
         }
         try dismissOnboarding(in: database)
@@ -370,14 +370,14 @@ struct TUIEndToEndTests {
         try waitForScreen("the sync on ^S", on: pane) { $0.contains("· 0 waiting") }
         // Live: the phone hearts 60 and syncs; the server's event stream tells the TUI, which
         // syncs at once (its interval is an hour, and no key is pressed).
-        for arguments in [["add", "60"], ["sync", "--server", url, "--token", token]] {
-            let result = try ChildProcess.run(archive, arguments + ["--database", phone])
+        for arguments in [["add", "60"], ["sync", "--server", url, "--token-stdin"]] {
+            let result = try ChildProcess.run(archive, arguments + ["--database", phone], input: .pipe(Data((token + "\n").utf8)))
             #expect(result.status == 0, "\(result.stderr)")
         }
         try waitForScreen("the phone's heart, brought by the event stream", on: pane) { $0.contains("66 dishes, 3 ♥") }
         try quit(pane)
         // The phone gets it.
-        let phoneSync = try ChildProcess.run(archive, ["sync", "--server", url, "--token", token, "--database", phone])
+        let phoneSync = try ChildProcess.run(archive, ["sync", "--server", url, "--token-stdin", "--database", phone], input: .pipe(Data((token + "\n").utf8)))
         #expect(phoneSync.status == 0, "\(phoneSync.stderr)")
         let favorites = try ChildProcess.run(archive, ["favorites", "--json", "--database", phone])
         let json = try JSONSerialization.jsonObject(with: Data(favorites.stdout.utf8)) as? [String: Any]

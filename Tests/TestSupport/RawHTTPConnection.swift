@@ -149,6 +149,23 @@ public final class RawHTTPConnection {
         }
     }
 
+    /// Waits up to `timeout` for the server to close the connection (end of stream or
+    /// reset) and returns what it sent first (not yet read), or `nil` when it did not close.
+    public func readUntilClose(timeout: Duration) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                try fill(until: deadline, timeout: timeout)
+            } catch Failure.closed {
+                let text = String(decoding: buffer, as: UTF8.self)
+                buffer.removeAll()
+                return text
+            } catch {
+                return nil
+            }
+        }
+    }
+
     /// Waits up to `timeout` for the server to close the connection (end of stream
     /// or reset), discarding whatever it sends first; whether it did.
     public func waitForClose(timeout: Duration) -> Bool {

@@ -22,14 +22,14 @@ struct SyncCommand: ArchiveSubcommand {
             running it again completes it. Settings stay per database. \
             With --server URL (or, with neither, the syncServer setting), the favorites sync \
             through an archive-server instead, with the \
-            token from DATABASE.sync-token (mode 600), ARCHIVE_SYNC_TOKEN, --token-stdin or \
-            --token (which other local users can read in the process list: prefer the \
-            others); offline or refused, it says so and leaves the favorites as they were. \
+            token from DATABASE.sync-token (mode 600), ARCHIVE_SYNC_TOKEN or --token-stdin \
+            (never from --token: other local users read arguments in the process list); \
+            offline or refused, it says so and leaves the favorites as they were. \
             Each request to the service may take --timeout seconds in all (default 30), \
             its answer included; one sync takes at most --max-changes changes from the \
             service (what it applied is kept, and the next sync goes on from there). \
             A sync with --server keeps that server (the syncServer setting), and a token \
-            given with --token or --token-stdin in DATABASE.sync-token (mode 600): then \
+            given with --token-stdin in DATABASE.sync-token (mode 600): then \
             `archive sync` alone syncs with them. --status says the kept server, the last \
             sync, how many local changes wait, and whether the service accepts the token.
             """)
@@ -43,7 +43,9 @@ struct SyncCommand: ArchiveSubcommand {
     @Option(help: ArgumentHelp("Sync through this archive-server instead (http(s)://HOST:PORT).", valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("The service's token for this user (else ARCHIVE_SYNC_TOKEN, else DATABASE.sync-token); visible to other local users in the process list.", valueName: "token"))
+    /// Refused (``validate()``): a token in the arguments is in the process list, which every
+    /// local user reads. Kept as an option, out of `--help`, only to say so.
+    @Option(help: ArgumentHelp(visibility: .hidden))
     var token: String?
 
     @Flag(help: "Read the service's token from the first line of standard input.")
@@ -63,9 +65,15 @@ struct SyncCommand: ArchiveSubcommand {
 
     func validate() throws {
         if path != nil, server != nil { throw ValidationError("give either a PATH or --server, not both") }
-        if path != nil, token != nil || tokenStdin { throw ValidationError("--token and --token-stdin go with a server (--server, or the syncServer setting)") }
+        if token != nil {
+            throw ValidationError("""
+                --token is refused: other local users read a command's arguments in the process list. Give the token \
+                on standard input (printf '%s\\n' TOKEN | archive sync --server URL --token-stdin; it is kept in \
+                DATABASE.sync-token, mode 600, for the next sync), or in ARCHIVE_SYNC_TOKEN
+                """)
+        }
+        if path != nil, tokenStdin { throw ValidationError("--token-stdin goes with a server (--server, or the syncServer setting)") }
         if path != nil, caFile != nil || allowInsecureHTTP { throw ValidationError("--ca-file and --allow-insecure-http go with a server (--server, or the syncServer setting)") }
-        if token != nil, tokenStdin { throw ValidationError("give either --token or --token-stdin, not both") }
         if status, path != nil { throw ValidationError("--status tells about the sync service: give no PATH") }
         guard maxChanges > 0 else { throw ValidationError("--max-changes must be at least 1, got \(maxChanges)") }
     }
@@ -94,7 +102,7 @@ struct SyncCommand: ArchiveSubcommand {
 
     func run() async throws {
         var session = try openSession(catalog: .unused)
-        session.syncToken = try tokenStdin ? SyncToken.fromStandardInput() : token
+        session.syncToken = try tokenStdin ? SyncToken.fromStandardInput() : nil
         session.syncMaximumChanges = maxChanges
         if let caFile { session.syncCAFile = caFile }
         session.syncAllowsInsecureHTTP = allowInsecureHTTP

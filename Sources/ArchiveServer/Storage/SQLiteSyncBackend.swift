@@ -34,6 +34,11 @@ public struct SQLiteSyncBackend: SyncBackend {
         return try await NIOThreadPool.singleton.runIfActive { try users.authenticate(token, now: now) }
     }
 
+    public func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> {
+        let now = wallClock()
+        return try await run("checking the open streams' devices") { try users.stillValid(identities, now: now) }
+    }
+
     public func isHealthy() async -> Bool {
         (try? await NIOThreadPool.singleton.runIfActive { database.isHealthy() }) ?? false
     }

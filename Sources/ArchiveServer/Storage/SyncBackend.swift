@@ -46,6 +46,11 @@ public protocol SyncBackend: Sendable {
     /// the user's feed stands.
     func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites
 
+    /// Which of `identities` (the open event streams') still hold: the token not revoked nor
+    /// past its end, its user the same (not removed), the user's feed the same (not renewed).
+    /// The others' streams are ended (``StreamAudit``).
+    func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity>
+
     /// Whether the backend answers.
     func isHealthy() async -> Bool
 

@@ -27,7 +27,11 @@ public struct UserStore: UserDirectory {
             if try db.fetchOne("SELECT 1 FROM users WHERE name = ?", name, row: { _ in true }) != nil {
                 throw ServerStorageError.userExists(name)
             }
-            try db.execute("INSERT INTO users (name, feed, created_at) VALUES (?, randomblob(16), ?)", name, now)
+            // At the next ID never given (Migrations/Server/0005): a removed user's ID is never reused.
+            try db.execute("""
+                INSERT INTO users (id, name, feed, created_at)
+                VALUES ((SELECT high + 1 FROM id_high_water WHERE name = 'users'), ?, randomblob(16), ?)
+                """, name, now)
             try Self.insertToken(token, label: label, user: db.lastInsertedRowID, now: now, in: db)
         }
         return token
@@ -164,6 +168,24 @@ public struct UserStore: UserDirectory {
                     isBrowserSession: try row.int(at: 7) != 0)
             } ?? nil
         }
+    }
+
+    /// Which of `identities` still hold at `now` (``SyncBackend/stillValid(_:)``): the
+    /// token's row exists, has not ended, and belongs to the same user, whose feed is the
+    /// same. One query, whatever the number of streams.
+    public func stillValid(_ identities: Set<StreamIdentity>, now: Int64) throws -> Set<StreamIdentity> {
+        guard !identities.isEmpty else { return [] }
+        let ids = "[" + identities.map { String($0.token) }.joined(separator: ",") + "]"
+        let rows = try database.queue.read { db in
+            try db.fetchAll("""
+                SELECT t.id, t.user, u.feed FROM device_tokens t JOIN users u ON u.id = t.user
+                WHERE t.id IN (SELECT value FROM json_each(?)) AND (t.expires_at IS NULL OR t.expires_at > ?)
+                """, ids, now) { row -> StreamIdentity? in
+                guard let feed = DeviceID(bytes: row.withBlob(at: 2) { Array($0) }) else { return nil }
+                return StreamIdentity(token: try row.int64(at: 0), user: try row.int64(at: 1), feed: feed)
+            }
+        }
+        return identities.intersection(rows.compactMap(\.self))
     }
 
     // MARK: - Sign-in links

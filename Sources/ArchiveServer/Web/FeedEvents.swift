@@ -4,14 +4,18 @@ import Synchronization
 /// moved: a push landed some change, from any device. In this process only: several
 /// servers in front of one PostgreSQL do not hear each other's pushes (docs/WEB.md).
 ///
-/// Bounded: at most ``maximumStreamsPerUser`` streams a user, and each stream holds at most
-/// one pending event (events carry no data a stream could miss: "read again").
+/// Each stream is held with its ``StreamIdentity``, and is ended (its sequence finishes)
+/// when that identity stops holding: at once for what this process does (a sign-out),
+/// within ``StreamAudit/interval`` for what another does (`devices revoke`, `users
+/// remove`). Bounded: at most ``maximumStreamsPerUser`` streams a user, and each stream
+/// holds at most one pending event (events carry no data a stream could miss: "read again").
 public final class FeedEvents: Sendable {
     /// The most streams one user may hold open at once.
     public let maximumStreamsPerUser: Int
 
     private struct Listener {
         let id: UInt64
+        let identity: StreamIdentity
         let continuation: AsyncStream<Void>.Continuation
     }
 
@@ -27,18 +31,19 @@ public final class FeedEvents: Sendable {
         self.maximumStreamsPerUser = maximumStreamsPerUser
     }
 
-    /// A stream of `user`'s feed moves, or `nil` when the user holds the most streams
-    /// already. The stream ends when its consumer stops iterating (or is cancelled).
-    public func subscribe(user: Int64) -> AsyncStream<Void>? {
+    /// A stream of the feed moves of `identity`'s user, or `nil` when the user holds the
+    /// most streams already. The stream ends when its consumer stops iterating (or is
+    /// cancelled), or when the identity is ended (``end(where:)``).
+    public func subscribe(_ identity: StreamIdentity) -> AsyncStream<Void>? {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id: UInt64? = state.withLock { state in
-            guard state.listeners[user, default: []].count < maximumStreamsPerUser else { return nil }
+            guard state.listeners[identity.user, default: []].count < maximumStreamsPerUser else { return nil }
             state.nextID += 1
-            state.listeners[user, default: []].append(Listener(id: state.nextID, continuation: continuation))
+            state.listeners[identity.user, default: []].append(Listener(id: state.nextID, identity: identity, continuation: continuation))
             return state.nextID
         }
         guard let id else { return nil }
-        continuation.onTermination = { [weak self] _ in self?.remove(id, of: user) }
+        continuation.onTermination = { [weak self] _ in self?.remove(id, of: identity.user) }
         return stream
     }
 
@@ -46,6 +51,29 @@ public final class FeedEvents: Sendable {
     public func publish(user: Int64) {
         let listeners = state.withLock { $0.listeners[user] ?? [] }
         for listener in listeners { listener.continuation.yield() }
+    }
+
+    /// The identities of the open streams.
+    public var identities: Set<StreamIdentity> {
+        state.withLock { Set($0.listeners.values.joined().map(\.identity)) }
+    }
+
+    /// Ends every open stream whose identity `ends` says, and frees its slot at once.
+    /// Returns how many were ended.
+    @discardableResult
+    public func end(where ends: (StreamIdentity) -> Bool) -> Int {
+        let ended: [Listener] = state.withLock { state in
+            var ended: [Listener] = []
+            for (user, listeners) in state.listeners {
+                let (gone, kept) = (listeners.filter { ends($0.identity) }, listeners.filter { !ends($0.identity) })
+                guard !gone.isEmpty else { continue }
+                ended += gone
+                state.listeners[user] = kept.isEmpty ? nil : kept
+            }
+            return ended
+        }
+        for listener in ended { listener.continuation.finish() }
+        return ended.count
     }
 
     private func remove(_ id: UInt64, of user: Int64) {

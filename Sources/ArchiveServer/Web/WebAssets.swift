@@ -116,11 +116,24 @@ enum WebAssets {
           // Live: another device's push moves the feed; read the page again.
           const live = body.dataset.live;
           const state = document.getElementById("sync-state");
+          // A drop is retried by the browser itself (the stream's retry: 2000); a refusal
+          // (429: too many pages open, 503) closes an EventSource for good, so the page
+          // opens a new one itself, waiting 2 s, then twice as long each time, up to a minute.
           if (live && window.EventSource) {
-            const events = new EventSource(live);
-            events.addEventListener("open", function () { if (state) state.dataset.state = "live"; });
-            events.addEventListener("error", function () { if (state) state.dataset.state = "offline"; });
-            events.addEventListener("feed", function () { refresh(location.pathname + location.search); });
+            let wait = 2000;
+            const listen = function () {
+              const events = new EventSource(live);
+              events.addEventListener("open", function () { wait = 2000; if (state) state.dataset.state = "live"; });
+              events.addEventListener("error", function () {
+                if (state) state.dataset.state = "offline";
+                if (events.readyState === EventSource.CLOSED) {
+                  setTimeout(listen, wait);
+                  wait = Math.min(wait * 2, 60000);
+                }
+              });
+              events.addEventListener("feed", function () { refresh(location.pathname + location.search); });
+            };
+            listen();
           }
 
           markMissingPhotos(document);

@@ -11,8 +11,14 @@ struct WebRefusal: Error {
     var clearsSession = false
     /// Whether the connection closes after the answer (a body left unread).
     var close = false
+    /// The methods served, for a `405`'s `Allow`.
+    var allow: String?
 
-    init(_ status: HTTPResponse.Status, _ title: String, _ text: String, back: String? = nil, clearsSession: Bool = false, close: Bool = false) {
+    init(
+        _ status: HTTPResponse.Status, _ title: String, _ text: String, back: String? = nil, clearsSession: Bool = false, close: Bool = false,
+        allow: String? = nil
+    ) {
+        self.allow = allow
         self.status = status
         self.title = title
         self.text = text

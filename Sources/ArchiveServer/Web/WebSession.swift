@@ -20,15 +20,23 @@ enum WebSession {
         return AccessToken(text: value)
     }
 
-    /// `Set-Cookie` for `token`: `HttpOnly` (no script reads it), `SameSite=Strict` (no
-    /// other site's page sends it), `Secure` under TLS, ending with the session.
-    static func setCookie(_ token: AccessToken, secure: Bool) -> String {
-        "\(cookieName)=\(token.text); Path=/; Max-Age=\(lifetimeSeconds); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
-    }
+    /// The session's `Set-Cookie` headers, `Secure` when browsers reach the page over HTTPS
+    /// (the server's own TLS, or `--public-url https://…` behind a proxy that terminates it):
+    /// the cookie is a device token, never to be sent in the clear.
+    struct Cookies: Sendable {
+        /// Whether the cookie is `Secure`.
+        let secure: Bool
 
-    /// `Set-Cookie` that removes the session's cookie.
-    static func clearCookie(secure: Bool) -> String {
-        "\(cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        /// `Set-Cookie` for `token`: `HttpOnly` (no script reads it), `SameSite=Strict` (no
+        /// other site's page sends it), ending with the session.
+        func set(_ token: AccessToken) -> String {
+            "\(cookieName)=\(token.text); Path=/; Max-Age=\(lifetimeSeconds); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        }
+
+        /// `Set-Cookie` that removes the session's cookie.
+        var clear: String {
+            "\(cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        }
     }
 
     /// The CSRF token of the session `token`: derived from it (SHA-256 of a fixed prefix and

@@ -1,5 +1,5 @@
-public import ArchiveAPI
-public import ArchiveHTTPServer
+import ArchiveAPI
+import ArchiveHTTPServer
 import ArchiveSearch
 import ArchiveStorage
 import ArchiveSyncWire
@@ -8,36 +8,37 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import Hummingbird
+import Hummingbird
 import HTTPTypes
-public import Logging
+import Logging
 import Mustache
 import NIOCore
 
-/// The Archive screen as a web page (docs/WEB.md): signed in by a one-time link as a device
-/// of its own, it searches the catalog, hearts dishes (changes of that device, stamped and
-/// merged by the one rule) and lists the favorites; an event stream tells it when another
-/// device's push lands.
+/// The Archive screen as a web page (docs/WEB.md), the page's route group: `/`,
+/// `/favorites`, `/signin` and `/web/…`. Signed in by a one-time link as a device of its
+/// own (``SessionAuthenticator`` puts the session in the request context), it searches the
+/// catalog, hearts dishes (changes of that device, stamped and merged by the one rule) and
+/// lists the favorites; an event stream tells it when another device's push lands.
 ///
 /// Pages are rendered on the server (``WebTemplates``); the one script (``WebAssets``) only
-/// makes them quicker. Every answer carries a Content-Security-Policy that runs no inline
-/// script; every change (a heart, signing out, signing in) is a `POST` that must come from
-/// this origin and, once signed in, carry the session's CSRF token.
-public struct WebResponder: Sendable {
+/// makes them quicker. Every answer carries the page's headers (``PageHeadersMiddleware``)
+/// and every failure is a page (``PageErrorMiddleware``); every change (a heart, signing
+/// out, signing in) is a `POST` that must come from this origin and, once signed in, carry
+/// the session's CSRF token.
+struct PageRoutes: Sendable {
     let backend: any SyncBackend
     let events: FeedEvents
     let limiter: SignInLimiter
     let catalog: BundledArchiveRepository
-    let templates: MustacheLibrary
+    let pages: PageRenderer
     let limits: SyncServiceLimits
-    /// Whether the service is served over TLS (the cookie is `Secure`).
-    let secure: Bool
+    /// The session's cookies (`Secure` when browsers reach the page over HTTPS).
+    let cookies: WebSession.Cookies
+    /// Whether browsers reach the page over HTTPS (`Strict-Transport-Security`).
+    let overHTTPS: Bool
     let logger: Logger
     /// Unix milliseconds now.
     let wallClock: @Sendable () -> Int64
-
-    /// The paths this responder answers.
-    static let pagePaths: Set<String> = ["/", "/favorites", "/signin", "/web/heart", "/web/signout", "/web/events", "/web/app.js", "/web/app.css"]
 
     /// The most favorites a page of the Favorites screen shows.
     static let pageSize = 50
@@ -47,106 +48,72 @@ public struct WebResponder: Sendable {
     /// The largest form body a page sends.
     static let maximumFormBytes = 4_096
 
-    /// The page for `backend`'s users, telling open pages of `events`; sign-ins limited by
-    /// `limiter`; the dishes of `catalog`.
-    public init(
-        backend: any SyncBackend, events: FeedEvents, limiter: SignInLimiter = SignInLimiter(),
-        catalog: BundledArchiveRepository = BundledArchiveRepository(), limits: SyncServiceLimits, secure: Bool, logger: Logger,
-        wallClock: (@Sendable () -> Int64)? = nil
-    ) throws {
-        self.backend = backend
-        self.events = events
-        self.limiter = limiter
-        self.catalog = catalog
-        self.templates = try WebTemplates.library()
-        self.limits = limits
-        self.secure = secure
-        self.logger = logger
-        self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
-    }
-
-    /// Whether `path` is one of the page's.
-    public static func serves(_ path: String) -> Bool { pagePaths.contains(path) }
-
-    /// The answer to `request` at one of ``pagePaths``; `user` is set to the signed-in
-    /// user's name (for the log), `bodyRead` once the request's body was read.
-    public func respond(to request: Request, context: ServiceRequestContext, user: inout String?, bodyRead: inout Bool) async throws -> Response {
-        var response: Response
-        do {
-            response = try await route(request, context: context, user: &user, bodyRead: &bodyRead)
-        } catch let page as WebRefusal {
-            response = render("message", ["title": page.title, "text": page.text, "back": page.back as Any], status: page.status)
-            if page.status == .tooManyRequests { response.headers[.retryAfter] = "60" }
-            if page.close { response.headers[.connection] = "close" }
-            if page.clearsSession { response.headers[.setCookie] = WebSession.clearCookie(secure: secure) }
-        } catch let error as ServerStorageError {
-            // The sync API's status for the failure, as a page; what failed goes to the log only.
-            let status = SyncResponder.statusCode(answering: error)
-            logger.error("page request failed", metadata: ["request": "\(context.id)", "error": "\(error)"])
-            let text = switch status {
-            case 503, 507: "The server cannot store or read favorites just now; nothing was changed. Try again in a moment."
-            case 401: "This browser is not signed in (or its session ended): open a new sign-in link."
-            default: "The server failed to answer this page (request \(context.id) in its log). Try again later."
-            }
-            response = render("message", ["title": "Not now", "text": text, "back": "/"], status: HTTPResponse.Status(code: status))
-            if status == 503 || status == 507 { response.headers[.retryAfter] = "\(SyncResponder.retryAfterSeconds)" }
+    /// The group's routes, behind the page's headers, its error pages and its authenticator.
+    func collection() -> RouteCollection<ServiceRequestContext> {
+        let routes = RouteCollection(context: ServiceRequestContext.self)
+        routes.add(middleware: PageHeadersMiddleware(overHTTPS: overHTTPS))
+        routes.add(middleware: PageErrorMiddleware(pages: pages, cookies: cookies, logger: logger))
+        routes.add(middleware: SessionAuthenticator(backend: backend, limits: limits))
+        let stylesheet: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
+        let script: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
+        routes.get("web/app.css", use: stylesheet).head("web/app.css", use: stylesheet)
+        routes.get("web/app.js", use: script).head("web/app.js", use: script)
+        routes.get("signin") { request, _ in
+            let link = try Self.query(of: request)["link"] ?? ""
+            return pages.render("signin", ["title": "Sign in", "link": link])
         }
-        Self.secureHeaders(&response.headers)
-        return response
-    }
-
-    private func route(_ request: Request, context: ServiceRequestContext, user: inout String?, bodyRead: inout Bool) async throws -> Response {
-        switch (request.uri.path, request.method) {
-        case ("/web/app.css", .get), ("/web/app.css", .head):
-            return asset(WebAssets.stylesheet, type: "text/css; charset=utf-8")
-        case ("/web/app.js", .get), ("/web/app.js", .head):
-            return asset(WebAssets.script, type: "text/javascript; charset=utf-8")
-        case ("/signin", .get):
-            let link = try query(of: request)["link"] ?? ""
-            return render("signin", ["title": "Sign in", "link": link])
-        case ("/signin", .post):
-            try checkOrigin(request)
-            let form = try await readForm(request, bodyRead: &bodyRead)
+        routes.post("signin") { request, context in
+            try Self.checkOrigin(request)
+            let form = try await readForm(request, context: context)
             return try await signIn(form["link"] ?? "", context: context)
-        case ("/", .get), ("/", .head), ("/favorites", .get), ("/favorites", .head):
-            guard let session = try await session(of: request) else {
-                var page = render("message", [
-                    "title": "Not signed in",
-                    "text": "Open the sign-in link for this browser: on the server, archive-server devices link USER LABEL prints one (it works once, for 10 minutes).",
-                ], status: .ok)
-                if request.cookies[WebSession.cookieName] != nil { page.headers[.setCookie] = WebSession.clearCookie(secure: secure) }
-                return page
-            }
-            user = session.user.name
-            let query = try query(of: request)
-            return request.uri.path == "/" ? try await archive(query, session: session) : try await favorites(query, session: session)
-        case ("/web/heart", .post):
-            try checkOrigin(request)
-            let session = try await requireSession(request)
-            user = session.user.name
-            let form = try await readForm(request, bodyRead: &bodyRead)
-            try checkCSRF(request, form: form, session: session)
-            return try await heart(form, request: request, session: session)
-        case ("/web/signout", .post):
-            try checkOrigin(request)
-            let session = try await requireSession(request)
-            user = session.user.name
-            let form = try await readForm(request, bodyRead: &bodyRead)
-            try checkCSRF(request, form: form, session: session)
-            try await RequestDeadline.run(limits.requestTimeout, "signing out") { [backend] in try await backend.endSession(session.user) }
-            var response = Response(status: .seeOther, headers: [.location: "/"])
-            response.headers[.setCookie] = WebSession.clearCookie(secure: secure)
-            return response
-        case ("/web/events", .get):
-            let session = try await requireSession(request)
-            user = session.user.name
-            return try stream(for: session.user)
-        default:
-            let allowed = ["/signin", "/web/heart", "/web/signout"].contains(request.uri.path) ? (request.uri.path == "/signin" ? "GET, POST" : "POST") : "GET, HEAD"
-            var refusal = render("message", ["title": "Not allowed", "text": "\(request.method.rawValue) is not served at this address."], status: .methodNotAllowed)
-            refusal.headers[.allow] = allowed
-            return refusal
         }
+        for path in ["", "favorites"] {
+            let answer: @Sendable (Request, ServiceRequestContext) async throws -> Response = { request, context in
+                try await screen(request, context: context)
+            }
+            routes.get(RouterPath(path), use: answer).head(RouterPath(path), use: answer)
+        }
+        routes.post("web/heart") { request, context in
+            try Self.checkOrigin(request)
+            let session = try requireSession(request, context: context)
+            let form = try await readForm(request, context: context)
+            try Self.checkCSRF(request, form: form)
+            return try await heart(form, request: request, session: session)
+        }
+        routes.post("web/signout") { request, context in
+            try Self.checkOrigin(request)
+            let session = try requireSession(request, context: context)
+            let form = try await readForm(request, context: context)
+            try Self.checkCSRF(request, form: form)
+            return try await signOut(session)
+        }
+        routes.get("web/events") { request, context in
+            try stream(for: try requireSession(request, context: context).user, request: request)
+        }
+        let served: [(String, [HTTPRequest.Method])] = [
+            ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), ("signin", [.get, .post]), ("", [.get, .head]),
+            ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]), ("web/events", [.get]),
+        ]
+        for (path, allowed) in served {
+            routes.refuse(RouterPath(path), allowing: allowed) { method, allowed in
+                WebRefusal(.methodNotAllowed, "Not allowed", "\(method.rawValue) is not served at this address.", allow: allowed.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+        return routes
+    }
+
+    /// `/` (the search) or `/favorites`: the screen, or a page saying how to sign in.
+    private func screen(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        guard let session = session(request, context: context) else {
+            var page = pages.render("message", [
+                "title": "Not signed in",
+                "text": "Open the sign-in link for this browser: on the server, archive-server devices link USER LABEL prints one (it works once, for 10 minutes).",
+            ], status: .ok)
+            if request.cookies[WebSession.cookieName] != nil { page.headers[.setCookie] = cookies.clear }
+            return page
+        }
+        let query = try Self.query(of: request)
+        return request.uri.path == "/" ? try await archive(query, session: session) : try await favorites(query, session: session)
     }
 
     // MARK: - Sessions
@@ -158,22 +125,28 @@ public struct WebResponder: Sendable {
         let csrf: String
     }
 
-    private func session(of request: Request) async throws -> Session? {
-        guard let token = WebSession.token(of: request) else { return nil }
-        let backend = self.backend
-        let user = try await RequestDeadline.run(limits.requestTimeout, "checking a session") { try await backend.authenticate(token) }
-        // Only a browser's session (made by a sign-in link, its device bound from the start)
-        // signs a page in: a CLI device's token pasted into a cookie would stamp the page's
-        // hearts with that device's ID, beside the device's own changes.
-        guard let user, user.isBrowserSession, let device = user.boundDevice else { return nil }
+    /// The session the authenticator found (``SessionAuthenticator``), or `nil`.
+    private func session(_ request: Request, context: ServiceRequestContext) -> Session? {
+        guard let user = context.identity, let device = user.boundDevice, let token = WebSession.token(of: request) else { return nil }
         return Session(user: user, device: device, csrf: WebSession.csrfToken(of: token))
     }
 
-    private func requireSession(_ request: Request) async throws -> Session {
-        guard let session = try await session(of: request) else {
+    private func requireSession(_ request: Request, context: ServiceRequestContext) throws -> Session {
+        guard let session = session(request, context: context) else {
             throw WebRefusal(.unauthorized, "Not signed in", "This browser is not signed in (or its session ended): open a new sign-in link.", back: "/", clearsSession: true)
         }
         return session
+    }
+
+    /// Ends `session`: its token stops working, its device is forgotten, and its open
+    /// streams end now.
+    private func signOut(_ session: Session) async throws -> Response {
+        let user = session.user
+        try await RequestDeadline.run(limits.requestTimeout, "signing out") { [backend] in try await backend.endSession(user) }
+        events.end { $0.token == user.token }
+        var response = Response(status: .seeOther, headers: [.location: "/"])
+        response.headers[.setCookie] = cookies.clear
+        return response
     }
 
     private func signIn(_ link: String, context: ServiceRequestContext) async throws -> Response {
@@ -200,7 +173,7 @@ public struct WebResponder: Sendable {
         case .signedIn(let user, let label):
             logger.notice("signed in a browser", metadata: ["user": "\(user)", "device": "\(label)"])
             var response = Response(status: .seeOther, headers: [.location: "/"])
-            response.headers[.setCookie] = WebSession.setCookie(session, secure: secure)
+            response.headers[.setCookie] = cookies.set(session)
             return response
         case .labelTaken(let user, let label):
             throw WebRefusal(.conflict, "This link does not sign in", "\(user) has a device labelled \(label) already (added since the link was made): make a new link with another label.")
@@ -230,7 +203,7 @@ public struct WebResponder: Sendable {
         }
         var chips: [[String: Any]] = [["name": "All", "href": Self.searchPath(keyword: keyword, category: ""), "selected": category.isEmpty]]
         chips += categories.map { ["name": $0, "href": Self.searchPath(keyword: keyword, category: $0), "selected": $0 == category] }
-        return render("archive", [
+        return pages.render("archive", [
             "title": keyword.isEmpty ? "Search" : keyword, "onSearch": true, "session": sessionView(session, lastSync: held.lastSync),
             "keyword": keyword, "category": category, "chips": chips, "results": results,
             "count": found.count == 1 ? "1 dish" : "\(found.count) dishes",
@@ -265,7 +238,7 @@ public struct WebResponder: Sendable {
             view["moreLabel"] = page.partial ? "Search older favorites" : "Older favorites"
             view["more"] = "/favorites?" + (keyword.isEmpty ? "" : "q=" + Self.percentEncoded(keyword) + "&") + "after=" + next.description
         }
-        return render("favorites", view)
+        return pages.render("favorites", view)
     }
 
     /// The line above the favorites: what the page shows.
@@ -363,11 +336,11 @@ public struct WebResponder: Sendable {
 
     // MARK: - Live
 
-    private func stream(for user: AuthenticatedUser) throws -> Response {
-        guard let moves = events.subscribe(user: user.id) else {
+    private func stream(for user: AuthenticatedUser, request: Request) throws -> Response {
+        guard let moves = events.subscribe(StreamIdentity(user)) else {
             throw WebRefusal(.tooManyRequests, "Too many open pages", "This user has \(events.maximumStreamsPerUser) pages listening already: close one.")
         }
-        return EventStream.response(moves)
+        return EventStream.response(moves, to: request)
     }
 
     // MARK: - Requests
@@ -377,7 +350,7 @@ public struct WebResponder: Sendable {
     /// `SameSite=Strict` too). `Origin: null` is what a browser sends for the page's own
     /// forms under `Referrer-Policy: no-referrer`: it passes only with `Sec-Fetch-Site:
     /// same-origin` (a sandboxed frame of another site says `cross-site`).
-    private func checkOrigin(_ request: Request) throws {
+    private static func checkOrigin(_ request: Request) throws {
         let forbidden = WebRefusal(.forbidden, "Refused", "This form was sent from another site.")
         let site = request.headers[Self.fetchSite]
         if let site, site != "same-origin", site != "none" { throw forbidden }
@@ -393,14 +366,14 @@ public struct WebResponder: Sendable {
     private static let origin = HTTPField.Name("Origin")!
     private static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
 
-    private func checkCSRF(_ request: Request, form: [String: String], session: Session) throws {
+    private static func checkCSRF(_ request: Request, form: [String: String]) throws {
         let sent = request.headers[Self.csrfHeader] ?? form["csrf"]
         guard let token = WebSession.token(of: request), WebSession.checkCSRF(sent, for: token) else {
             throw WebRefusal(.forbidden, "Refused", "This form is out of date (its session changed): load the page again.", back: "/")
         }
     }
 
-    private func query(of request: Request) throws -> [String: String] {
+    private static func query(of request: Request) throws -> [String: String] {
         let items: [QueryString.Item]
         do {
             items = try QueryString.decode(Substring(request.uri.query ?? ""))
@@ -412,7 +385,7 @@ public struct WebResponder: Sendable {
         return values
     }
 
-    private func readForm(_ request: Request, bodyRead: inout Bool) async throws -> [String: String] {
+    private func readForm(_ request: Request, context: ServiceRequestContext) async throws -> [String: String] {
         let maximum = Self.maximumFormBytes
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maximum {
             throw WebRefusal(.contentTooLarge, "Too large", "A form of this page is at most \(maximum) bytes.", close: true)
@@ -421,7 +394,7 @@ public struct WebResponder: Sendable {
         let late = WebRefusal(.requestTimeout, "Too slow", "The form did not arrive in time: send it again.", close: true)
         let tooLarge = WebRefusal(.contentTooLarge, "Too large", "A form of this page is at most \(maximum) bytes.", close: true)
         let body = try await RequestBodyReader.collect(stream, maximum: maximum, within: timeout, tooLarge: tooLarge, late: late)
-        bodyRead = true
+        context.record.readBody()
         do {
             var values: [String: String] = [:]
             for item in try QueryString.decode(Substring(String(buffer: body))) where values[item.name] == nil { values[item.name] = item.value }
@@ -439,29 +412,8 @@ public struct WebResponder: Sendable {
 
     // MARK: - Answers
 
-    private func render(_ template: String, _ view: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        guard let html = templates.render(view, withTemplate: template) else {
-            logger.error("no web template named \(template)")
-            return Response(status: .internalServerError, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: "the page failed to render")))
-        }
-        return Response(
-            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    private func asset(_ text: String, type: String) -> Response {
+    private static func asset(_ text: String, type: String) -> Response {
         Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    /// The headers every page answer carries: scripts, styles, connections from this origin
-    /// only (no inline script, whatever a dish's name holds), photos over https, no framing,
-    /// no referrer (a sign-in link's secret never leaves in one).
-    static func secureHeaders(_ headers: inout HTTPFields) {
-        headers[HTTPField.Name("Content-Security-Policy")!] =
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
     }
 
     /// `/` with the search's query.

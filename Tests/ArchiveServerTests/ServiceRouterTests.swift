@@ -1,0 +1,138 @@
+import ArchiveAPI
+import ArchiveHTTPServer
+import ArchiveServer
+import ArchiveStorage
+import ArchiveSyncWire
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SQLite
+import Testing
+
+/// The service's routes and middleware answered in process (HummingbirdTesting's router
+/// framework: no process, no socket), on an in-memory database.
+@Suite(.timeLimit(.minutes(2)))
+struct ServiceRouterTests {
+    /// A backend whose page reads fail with an error no route expects.
+    struct FailingPages: SyncBackend {
+        struct Unexpected: Error, CustomStringConvertible {
+            var description: String { "SECRET-INSIDE /var/lib/archive/server.sqlite3" }
+        }
+
+        let inner: SQLiteSyncBackend
+
+        func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? { try await inner.authenticate(token) }
+        func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
+            try await inner.push(changes, from: device, through: through, seen: seen, for: user)
+        }
+        func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
+            try await inner.pull(for: user, device: device, after: cursor, limit: limit)
+        }
+        func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome {
+            try await inner.redeemSignInLink(secret, device: device, session: session, sessionEnd: sessionEnd)
+        }
+        func endSession(_ user: AuthenticatedUser) async throws { try await inner.endSession(user) }
+        func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
+            throw Unexpected()
+        }
+        func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites { throw Unexpected() }
+        func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> { try await inner.stillValid(identities) }
+        func isHealthy() async -> Bool { await inner.isHealthy() }
+    }
+
+    /// An application of the service's router on a new in-memory database with user
+    /// alice, and alice's token.
+    private static func application(failingPages: Bool = false) throws -> (some ApplicationProtocol, String, UserStore) {
+        let database = try ServerDatabase(path: Database.inMemoryPath)
+        let users = UserStore(database: database)
+        let token = try users.add("alice", now: 1)
+        let sqlite = SQLiteSyncBackend(database: database)
+        let backend: any SyncBackend = failingPages ? FailingPages(inner: sqlite) : sqlite
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let router = try ServiceRouter(
+            backend: backend, limits: SyncServiceLimits(), catalog: CatalogResponder(catalog: BundledArchiveRepository(), baseURL: { "http://test" }),
+            events: FeedEvents(), overHTTPS: false, logger: logger
+        ).router()
+        return (Application(router: router, logger: logger), token.text, users)
+    }
+
+    @Test("a method not served is 405 with Allow, before any token is read")
+    func methodsNotServed() async throws {
+        let (app, _, _) = try Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: SyncAPI.pullPath, method: .delete) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET")
+            }
+            try await client.execute(uri: "/health", method: .post) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD")
+            }
+            try await client.execute(uri: "/favorites", method: .put) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD")
+                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!] != nil, "a page's refusal has the page's headers")
+            }
+        }
+    }
+
+    @Test("the bearer authenticator: one answer for every failure, the identity in the context for a good token")
+    func bearerAuthentication() async throws {
+        let (app, token, _) = try Self.application()
+        try await app.test(.router) { client in
+            for headers: HTTPFields in [[:], [.authorization: "Basic abc"], [.authorization: "Bearer fa_" + String(repeating: "A", count: 43)], [.authorization: "Bearer"]] {
+                try await client.execute(uri: SyncAPI.pullPath + "?device=" + Changes.device(1).description, method: .get, headers: headers) { response in
+                    #expect(response.status == .unauthorized)
+                    #expect(response.headers[.wwwAuthenticate] == "Bearer")
+                    #expect(String(buffer: response.body) == #"{"error":"unauthorized"}"#)
+                }
+            }
+            try await client.execute(uri: SyncAPI.pullPath + "?device=" + Changes.device(1).description, method: .get, headers: [.authorization: "bearer " + token]) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+        }
+    }
+
+    @Test("a path of no route is the API's JSON 404; a body left unread closes the connection")
+    func notFoundAndUnreadBodies() async throws {
+        let (app, _, _) = try Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/nothing/here", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body).contains("the sync API is at /v1/sync/push"))
+            }
+            try await client.execute(uri: "/health", method: .get, body: ByteBuffer(string: "unasked")) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.connection] == "close", "a body nobody reads is never read")
+            }
+        }
+    }
+
+    @Test("a page that fails with an error nobody expects is a page with the page's headers, never the server's inside")
+    func unexpectedPageErrorsArePages() async throws {
+        let (app, _, users) = try Self.application(failingPages: true)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let link = try users.createSignInLink(for: "alice", label: "phone", now: now, expiresAt: now + 600_000)
+        try await app.test(.router) { client in
+            let cookie = try await client.execute(
+                uri: "/signin", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "link=" + link.text)
+            ) { response in
+                #expect(response.status == .seeOther)
+                return String(response.headers[.setCookie]?.split(separator: ";").first ?? "")
+            }
+            try await client.execute(uri: "/favorites", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .internalServerError)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!] != nil)
+                #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+                let page = String(buffer: response.body)
+                #expect(page.contains("request "), "the page names the request's ID")
+                #expect(!page.contains("SECRET-INSIDE") && !page.contains("/var/lib"), "\(page)")
+            }
+        }
+    }
+}
