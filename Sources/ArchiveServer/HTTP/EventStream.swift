@@ -33,30 +33,30 @@ enum EventStream {
             // at the next keep-alive's failed write. Hummingbird watches the request's
             // inbound side for it; a GET's body is never read otherwise.
             try await request.body.consumeWithInboundCloseHandler({ _ in
-              try await withGracefulShutdownHandler {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await _ in moves { text.yield(Self.moveEvent) }
-                        // The identity ended (or the hub let go): so does the stream.
-                        text.finish()
-                    }
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: keepAlive)
-                            text.yield(": keep-alive\n\n")
+                try await withGracefulShutdownHandler {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await _ in moves { text.yield(Self.moveEvent) }
+                            // The identity ended (or the hub let go): so does the stream.
+                            text.finish()
                         }
+                        group.addTask {
+                            while true {
+                                try await Task.sleep(for: keepAlive)
+                                text.yield(": keep-alive\n\n")
+                            }
+                        }
+                        group.addTask {
+                            try await Task.sleep(for: lifetime)
+                            text.finish()
+                        }
+                        // A write to a peer gone away throws: the group ends, the subscription with it.
+                        defer { group.cancelAll() }
+                        for await chunk in texts { try await writer.write(ByteBuffer(string: chunk)) }
                     }
-                    group.addTask {
-                        try await Task.sleep(for: lifetime)
-                        text.finish()
-                    }
-                    // A write to a peer gone away throws: the group ends, the subscription with it.
-                    defer { group.cancelAll() }
-                    for await chunk in texts { try await writer.write(ByteBuffer(string: chunk)) }
+                } onGracefulShutdown: {
+                    text.finish()
                 }
-              } onGracefulShutdown: {
-                text.finish()
-              }
             }, onInboundClosed: { text.finish() })
             try await writer.finish(nil)
         }
