@@ -18,6 +18,7 @@ browser or driver fails: it never skips.
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -191,6 +192,39 @@ def scenario_refused_links(driver):
         assert "Not signed in" in driver.find_element(By.TAG_NAME, "h1").text
 
 
+def open_stream(cookie):
+    """An event stream of the page's session on a socket of its own, once answered 200."""
+    address = URL.split("://", 1)[1]
+    host, port = address.rsplit(":", 1)
+    connection = socket.create_connection((host.strip("[]"), int(port)), timeout=WAIT)
+    connection.sendall(f"GET /web/events HTTP/1.1\r\nHost: {address}\r\nCookie: fa_session={cookie}\r\n\r\n".encode())
+    head = connection.recv(4096).decode(errors="replace")
+    assert head.startswith("HTTP/1.1 200"), f"a stream of the session: {head[:200]}"
+    return connection
+
+
+def scenario_stream_refused_then_reopened(driver):
+    """A page that finds the user's 8 streams taken (429) tries again by itself, with
+    backoff, and is live once one is freed: Chromium's EventSource does not retry after an
+    error status on its own."""
+    driver.get(URL + "/favorites")
+    wait(driver, "the Favorites screen", lambda d: d.find_elements(By.ID, "main"))
+    cookie = driver.get_cookie("fa_session")["value"]
+    driver.get("about:blank")  # its stream closes, and frees its slot at once
+    streams = [open_stream(cookie) for _ in range(8)]
+    try:
+        driver.get(URL + "/favorites")
+        wait(driver, "the page refused its stream", lambda d: d.find_element(By.ID, "sync-state").get_attribute("data-state") == "offline")
+        streams.pop().close()
+        wait(driver, "the page live again by itself", lambda d: d.find_element(By.ID, "sync-state").get_attribute("data-state") == "live")
+        archive("add", "5")
+        archive("sync", "--server", URL)
+        WebDriverWait(driver, LIVE_LIMIT, poll_frequency=0.05).until(lambda d: (5, True) in cards(d))
+    finally:
+        for stream in streams:
+            stream.close()
+
+
 def chromium_leftovers():
     """The folders chromium makes in the temporary directory (it leaves its singleton
     socket's behind after it quits)."""
@@ -203,7 +237,8 @@ def main():
     before = chromium_leftovers()
     driver = browser(390, 844)
     try:
-        for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_desktop, scenario_refused_links):
+        for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_desktop,
+                         scenario_stream_refused_then_reopened, scenario_refused_links):
             try:
                 scenario(driver)
                 print(f"passed: {scenario.__name__}")
