@@ -104,11 +104,39 @@ struct ServiceFrameTests {
 
     @Test("SIGHUP on a plain-HTTP server reloads nothing, says so, and the server serves on")
     func sighupOnPlainHTTP() throws {
-        let server = try ServiceProcess()
+        let server = try ServiceProcess(launcher: ["/usr/bin/prlimit", "--nofile=1024:1024"])
         server.process.signal(SIGHUP)
         server.process.signal(SIGHUP)
         #expect(try server.call("GET", SyncAPI.healthPath).status == 200, "the server survived SIGHUP")
         let stopped = try #require(server.stop())
+        #expect(stopped.status == 0)
+        #expect(stopped.stderr.contains("SIGHUP: nothing to reload"), "\(stopped.stderr.suffix(2_000))")
+    }
+
+    @Test("SIGHUP while the server still waits for its database (before it listens) is kept, not fatal, under a 1,024 descriptor limit")
+    func sighupWhileStarting() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("server.sqlite3")
+        let added = try ChildProcess.run(ServiceProcess.executable.path, ["users", "add", "alice", "--database", path], environment: ServiceProcess.environment(directory))
+        #expect(added.status == 0, "\(added.stderr)")
+        // Another process holds the database: the server's start waits for it (its busy timeout).
+        let holder = try Database(path: path)
+        try holder.execute("BEGIN EXCLUSIVE")
+        let server = try ChildProcess(
+            "/usr/bin/prlimit", ["--nofile=1024:1024", ServiceProcess.executable.path, "--database", path, "--port", "0"],
+            environment: ServiceProcess.environment(directory), streamingStdout: true)
+        // Once it has the database open (and is waiting for its lock), it is sent SIGHUP.
+        let opened = Deadline.poll(every: .milliseconds(10), within: .seconds(60)) {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/fd")) ?? []
+            return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server.pid)/fd/\($0)")) == path }
+        }
+        #expect(opened, "the server opened its database")
+        server.signal(SIGHUP)
+        try holder.execute("COMMIT")
+        let url = try #require(server.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines), "the server died of the SIGHUP")
+        #expect(try ServiceProcess.call(url, "GET", SyncAPI.healthPath).status == 200)
+        server.signal(SIGTERM)
+        let stopped = try #require(server.wait(orKillAfter: .seconds(60)))
         #expect(stopped.status == 0)
         #expect(stopped.stderr.contains("SIGHUP: nothing to reload"), "\(stopped.stderr.suffix(2_000))")
     }
