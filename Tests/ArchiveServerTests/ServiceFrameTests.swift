@@ -73,6 +73,18 @@ struct ServiceFrameTests {
         #expect(!heard.contains("event: feed"), "alice's stream heard mallory's push: \(heard)")
     }
 
+    @Test("a restore's renew-feeds (every feed new) ends every open stream: its clients read their feeds again", arguments: ServiceBackend.allCases)
+    func renewedFeedsEndTheStreams(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        let token = try server.addUser("alice")
+        let stream = try deviceStream(server, token: token)
+        let renewed = try server.admin(["renew-feeds"])
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+        #expect(stream.readUntilClose(timeout: .seconds(10)) != nil, "a stream of the feed before the restore still open")
+        // A new stream listens to the new feed.
+        _ = try deviceStream(server, token: token)
+    }
+
     /// The row ID of user `name`, read from the server's database.
     private func userID(_ name: String, on server: ServiceProcess) throws -> Int64? {
         switch server.backend {
