@@ -60,6 +60,60 @@ struct ServiceRouterTests {
         return (Application(router: router, logger: logger), token.text, users)
     }
 
+    /// A backend that, while it checks the open streams, sees a new one opened.
+    struct RacingAudit: SyncBackend {
+        let inner: SQLiteSyncBackend
+        let events: FeedEvents
+        let newcomer: StreamIdentity
+        let opened: Gate
+
+        func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? { try await inner.authenticate(token) }
+        func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
+            try await inner.push(changes, from: device, through: through, seen: seen, for: user)
+        }
+        func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
+            try await inner.pull(for: user, device: device, after: cursor, limit: limit)
+        }
+        func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome {
+            try await inner.redeemSignInLink(secret, device: device, session: session, sessionEnd: sessionEnd)
+        }
+        func endSession(_ user: AuthenticatedUser) async throws { try await inner.endSession(user) }
+        func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
+            try await inner.favorites(of: user, matching: matching, after: after, limit: limit, window: window)
+        }
+        func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites { try await inner.held(ids, of: user) }
+        func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> {
+            opened.stream = events.subscribe(newcomer)
+            return try await inner.stillValid(identities)
+        }
+        func isHealthy() async -> Bool { await inner.isHealthy() }
+    }
+
+    /// Where ``RacingAudit`` keeps the stream it opened.
+    final class Gate: @unchecked Sendable {
+        // @unchecked Sendable: written once by the audit's one call, read after it returns.
+        var stream: AsyncStream<Void>?
+    }
+
+    @Test("the streams' audit ends only the streams it asked about: one opened while the backend answers stays open")
+    func theAuditLeavesNewStreamsAlone() async throws {
+        let database = try ServerDatabase(path: Database.inMemoryPath)
+        let users = UserStore(database: database)
+        let sqlite = SQLiteSyncBackend(database: database)
+        let first = try #require(try await sqlite.authenticate(try users.add("alice", now: 1)))
+        let second = try #require(try await sqlite.authenticate(try users.addDevice("tui", of: "alice", now: 1)))
+        let events = FeedEvents()
+        let gate = Gate()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let audit = StreamAudit(
+            backend: RacingAudit(inner: sqlite, events: events, newcomer: StreamIdentity(second), opened: gate), events: events, logger: logger)
+        let early = try #require(events.subscribe(StreamIdentity(first)))
+        await audit.audit()
+        #expect(events.identities == [StreamIdentity(first), StreamIdentity(second)], "the stream opened during the round was ended")
+        withExtendedLifetime((early, gate.stream)) {}
+    }
+
     @Test("a method not served is 405 with Allow, before any token is read")
     func methodsNotServed() async throws {
         let (app, _, _) = try Self.application()

@@ -37,13 +37,14 @@ public struct StreamAudit: Service {
         }
     }
 
-    /// One round: ends the streams whose identity no longer holds.
-    func audit() async {
+    /// One round: ends the streams whose identity no longer holds. Only those it asked
+    /// about: a stream opened while the backend answered is checked next round.
+    package func audit() async {
         let open = events.identities
         guard !open.isEmpty else { return }
         do {
             let valid = try await backend.stillValid(open)
-            let ended = events.end { !valid.contains($0) }
+            let ended = events.end { open.contains($0) && !valid.contains($0) }
             if ended > 0 { logger.notice("ended \(ended) event stream(s): their device was revoked, their session ended or their user removed") }
         } catch {
             logger.warning("cannot check the open event streams' devices now: \(error)")
