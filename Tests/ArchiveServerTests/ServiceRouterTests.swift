@@ -16,13 +16,16 @@ import Testing
 /// framework: no process, no socket), on an in-memory database.
 @Suite(.timeLimit(.minutes(2)))
 struct ServiceRouterTests {
-    /// A backend whose page reads fail with an error no route expects.
-    struct FailingPages: SyncBackend {
+    /// The SQLite backend, with two faults a test may set: page reads that fail with an
+    /// error no route expects, and a hook run while the open streams are checked.
+    struct StubBackend: SyncBackend {
         struct Unexpected: Error, CustomStringConvertible {
             var description: String { "SECRET-INSIDE /var/lib/archive/server.sqlite3" }
         }
 
         let inner: SQLiteSyncBackend
+        var failsPages = false
+        var whileChecking: @Sendable () -> Void = {}
 
         func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? { try await inner.authenticate(token) }
         func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
@@ -36,10 +39,17 @@ struct ServiceRouterTests {
         }
         func endSession(_ user: AuthenticatedUser) async throws { try await inner.endSession(user) }
         func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
-            throw Unexpected()
+            if failsPages { throw Unexpected() }
+            return try await inner.favorites(of: user, matching: matching, after: after, limit: limit, window: window)
         }
-        func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites { throw Unexpected() }
-        func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> { try await inner.stillValid(identities) }
+        func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites {
+            if failsPages { throw Unexpected() }
+            return try await inner.held(ids, of: user)
+        }
+        func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> {
+            whileChecking()
+            return try await inner.stillValid(identities)
+        }
         func isHealthy() async -> Bool { await inner.isHealthy() }
     }
 
@@ -50,7 +60,7 @@ struct ServiceRouterTests {
         let users = UserStore(database: database)
         let token = try users.add("alice", now: 1)
         let sqlite = SQLiteSyncBackend(database: database)
-        let backend: any SyncBackend = failingPages ? FailingPages(inner: sqlite) : sqlite
+        let backend = StubBackend(inner: sqlite, failsPages: failingPages)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let router = try ServiceRouter(
@@ -60,36 +70,7 @@ struct ServiceRouterTests {
         return (Application(router: router, logger: logger), token.text, users)
     }
 
-    /// A backend that, while it checks the open streams, sees a new one opened.
-    struct RacingAudit: SyncBackend {
-        let inner: SQLiteSyncBackend
-        let events: FeedEvents
-        let newcomer: StreamIdentity
-        let opened: Gate
-
-        func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? { try await inner.authenticate(token) }
-        func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
-            try await inner.push(changes, from: device, through: through, seen: seen, for: user)
-        }
-        func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
-            try await inner.pull(for: user, device: device, after: cursor, limit: limit)
-        }
-        func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome {
-            try await inner.redeemSignInLink(secret, device: device, session: session, sessionEnd: sessionEnd)
-        }
-        func endSession(_ user: AuthenticatedUser) async throws { try await inner.endSession(user) }
-        func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
-            try await inner.favorites(of: user, matching: matching, after: after, limit: limit, window: window)
-        }
-        func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites { try await inner.held(ids, of: user) }
-        func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> {
-            opened.stream = events.subscribe(newcomer)
-            return try await inner.stillValid(identities)
-        }
-        func isHealthy() async -> Bool { await inner.isHealthy() }
-    }
-
-    /// Where ``RacingAudit`` keeps the stream it opened.
+    /// Where the test keeps the stream the audit's hook opened.
     final class Gate: @unchecked Sendable {
         // @unchecked Sendable: written once by the audit's one call, read after it returns.
         var stream: AsyncStream<Void>?
@@ -106,8 +87,9 @@ struct ServiceRouterTests {
         let gate = Gate()
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let audit = StreamAudit(
-            backend: RacingAudit(inner: sqlite, events: events, newcomer: StreamIdentity(second), opened: gate), events: events, logger: logger)
+        // While the backend checks the streams, another one opens.
+        let racing = StubBackend(inner: sqlite, whileChecking: { gate.stream = events.subscribe(StreamIdentity(second)) })
+        let audit = StreamAudit(backend: racing, events: events, logger: logger)
         let early = try #require(events.subscribe(StreamIdentity(first)))
         await audit.audit()
         #expect(events.identities == [StreamIdentity(first), StreamIdentity(second)], "the stream opened during the round was ended")
