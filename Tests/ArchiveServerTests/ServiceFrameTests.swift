@@ -187,6 +187,7 @@ struct ServiceFrameTests {
         #expect(answer.header("Set-Cookie")?.contains("; Secure") == true, "\(answer.header("Set-Cookie") ?? "no cookie")")
         let page = try server.call("GET", "/")
         #expect(page.header("Strict-Transport-Security") == "max-age=31536000")
+        #expect(try server.call("GET", "/health").header("Strict-Transport-Security") == "max-age=31536000")
         // Without it (plain HTTP on loopback), neither.
         let plain = try ServiceProcess()
         _ = try plain.addUser("alice")

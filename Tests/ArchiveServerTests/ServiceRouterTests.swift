@@ -16,8 +16,9 @@ import Testing
 /// framework: no process, no socket), on an in-memory database.
 @Suite(.timeLimit(.minutes(2)))
 struct ServiceRouterTests {
-    /// The SQLite backend, with two faults a test may set: page reads that fail with an
-    /// error no route expects, and a hook run while the open streams are checked.
+    /// The SQLite backend, with three faults a test may set: page reads that fail with an
+    /// error no route expects, pushes and reads that never answer (until cancelled), and a
+    /// hook run while the open streams are checked.
     struct StubBackend: SyncBackend {
         struct Unexpected: Error, CustomStringConvertible {
             var description: String { "SECRET-INSIDE /var/lib/archive/server.sqlite3" }
@@ -25,11 +26,13 @@ struct ServiceRouterTests {
 
         let inner: SQLiteSyncBackend
         var failsPages = false
+        var hangs = false
         var whileChecking: @Sendable () -> Void = {}
 
         func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? { try await inner.authenticate(token) }
         func push(_ changes: [FavoriteChange], from device: DeviceID, through: Int64, seen: Int64, for user: AuthenticatedUser) async throws -> SyncPushResponse {
-            try await inner.push(changes, from: device, through: through, seen: seen, for: user)
+            if hangs { try await Self.hang() }
+            return try await inner.push(changes, from: device, through: through, seen: seen, for: user)
         }
         func pull(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int) async throws -> SyncPullResponse {
             try await inner.pull(for: user, device: device, after: cursor, limit: limit)
@@ -40,6 +43,7 @@ struct ServiceRouterTests {
         func endSession(_ user: AuthenticatedUser) async throws { try await inner.endSession(user) }
         func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
             if failsPages { throw Unexpected() }
+            if hangs { try await Self.hang() }
             return try await inner.favorites(of: user, matching: matching, after: after, limit: limit, window: window)
         }
         func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites {
@@ -51,20 +55,29 @@ struct ServiceRouterTests {
             return try await inner.stillValid(identities)
         }
         func isHealthy() async -> Bool { await inner.isHealthy() }
+
+        /// Waits until cancelled (a database that never answers).
+        static func hang() async throws {
+            let never = AsyncStream<Void> { _ in }
+            for await _ in never {}
+            throw CancellationError()
+        }
     }
 
     /// An application of the service's router on a new in-memory database with user
     /// alice, and alice's token.
-    private static func application(failingPages: Bool = false) throws -> (some ApplicationProtocol, String, UserStore) {
+    private static func application(
+        failingPages: Bool = false, hanging: Bool = false, limits: SyncServiceLimits = SyncServiceLimits()
+    ) throws -> (some ApplicationProtocol, String, UserStore) {
         let database = try ServerDatabase(path: Database.inMemoryPath)
         let users = UserStore(database: database)
         let token = try users.add("alice", now: 1)
         let sqlite = SQLiteSyncBackend(database: database)
-        let backend = StubBackend(inner: sqlite, failsPages: failingPages)
+        let backend = StubBackend(inner: sqlite, failsPages: failingPages, hangs: hanging)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let router = try ServiceRouter(
-            backend: backend, limits: SyncServiceLimits(), catalog: CatalogResponder(catalog: BundledArchiveRepository(), baseURL: { "http://test" }),
+            backend: backend, limits: limits, catalog: CatalogResponder(catalog: BundledArchiveRepository(), baseURL: { "http://test" }),
             events: FeedEvents(), overHTTPS: false, logger: logger
         ).router()
         return (Application(router: router, logger: logger), token.text, users)
@@ -168,6 +181,99 @@ struct ServiceRouterTests {
                 let page = String(buffer: response.body)
                 #expect(page.contains("request "), "the page names the request's ID")
                 #expect(!page.contains("SECRET-INSIDE") && !page.contains("/var/lib"), "\(page)")
+            }
+        }
+    }
+
+    /// A sign-in link of alice's for a new device.
+    private static func link(_ users: UserStore) throws -> AccessToken {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return try users.createSignInLink(for: "alice", label: "phone", now: now, expiresAt: now + 600_000)
+    }
+
+    /// Signs in by `link`; the session's cookie (`name=value`) and the CSRF token its page shows.
+    private static func signIn(_ client: some TestClientProtocol, link: String) async throws -> (cookie: String, csrf: String) {
+        let cookie = try await client.execute(
+            uri: "/signin", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "link=" + link)
+        ) { response in
+            #expect(response.status == .seeOther)
+            return String(response.headers[.setCookie]?.split(separator: ";").first ?? "")
+        }
+        let csrf = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { response in
+            #expect(response.status == .ok)
+            let page = String(buffer: response.body)
+            guard let start = page.range(of: #"data-csrf=""#)?.upperBound, let end = page[start...].firstIndex(of: "\"") else { return "" }
+            return String(page[start..<end])
+        }
+        #expect(!csrf.isEmpty)
+        return (cookie, csrf)
+    }
+
+    @Test("a refusal without a link back shows none (an absent link is not the text \"nil\")")
+    func aRefusalWithoutALinkShowsNone() async throws {
+        let (app, _, users) = try Self.application()
+        let link = try Self.link(users)
+        try await app.test(.router) { client in
+            let (cookie, csrf) = try await Self.signIn(client, link: link.text)
+            try await client.execute(
+                uri: "/web/heart", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "id=999999999&keep=1&csrf=" + csrf)
+            ) { response in
+                let page = String(buffer: response.body)
+                #expect(response.status == .notFound)
+                #expect(page.contains("The catalog has no dish 999999999."))
+                #expect(!page.contains("nil"), "\(page)")
+                #expect(!page.contains(">Back</a>"))
+            }
+        }
+    }
+
+    @Test("the request's deadline bounds every route's work with the database: a push and a heart that never end are 503 in their group's form")
+    func deadlinesAreTheFrames() async throws {
+        var limits = SyncServiceLimits()
+        // Long enough that the calls that do answer (the token's check, a sign-in, the
+        // page's own read) never pass it on a busy machine; the three that hang take it each.
+        limits.requestTimeout = .seconds(4)
+        let (app, token, users) = try Self.application(hanging: true, limits: limits)
+        let link = try Self.link(users)
+        try await app.test(.router) { client in
+            let push = #"{"device":"\#(Changes.device(1).description)","through":0,"seen":0,"changes":[]}"#
+            try await client.execute(uri: SyncAPI.pushPath, method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: push)) { response in
+                #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
+                #expect(response.headers[.retryAfter] != nil)
+                #expect(String(buffer: response.body).contains("nothing was acknowledged"))
+            }
+            let (cookie, csrf) = try await Self.signIn(client, link: link.text)
+            try await client.execute(uri: "/favorites", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!] != nil)
+            }
+            try await client.execute(
+                uri: "/web/heart", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "id=21&keep=1&csrf=" + csrf)
+            ) { response in
+                #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
+                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!] != nil)
+            }
+        }
+    }
+
+    @Test("a page's change is refused before its form is read: another site's, or one without a session, closes the connection")
+    func pageChangesAreRefusedUnread() async throws {
+        let (app, _, _) = try Self.application()
+        try await app.test(.router) { client in
+            let form = ByteBuffer(string: "id=1&keep=1&csrf=x")
+            for (headers, status): (HTTPFields, HTTPResponse.Status) in [
+                ([.contentType: "application/x-www-form-urlencoded", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], .forbidden),
+                ([.contentType: "application/x-www-form-urlencoded", HTTPField.Name("Origin")!: "https://evil.example"], .forbidden),
+                ([.contentType: "application/x-www-form-urlencoded"], .unauthorized),
+            ] {
+                try await client.execute(uri: "/web/heart", method: .post, headers: headers, body: form) { response in
+                    #expect(response.status == status)
+                    #expect(response.headers[.connection] == "close", "the form was read before the refusal")
+                    #expect(response.headers[HTTPField.Name("Content-Security-Policy")!] != nil)
+                }
             }
         }
     }

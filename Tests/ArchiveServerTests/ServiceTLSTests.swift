@@ -152,4 +152,26 @@ struct ServiceTLSTests {
         let allowed = try sync("http://192.0.2.1:8080", token: "fa_test", ["--allow-insecure-http", "--timeout", "1"])
         #expect(allowed.status == 1 && !allowed.stderr.contains("refusing"), "\(allowed.stderr)")
     }
+
+    @Test("on the server's own TLS, the page's session cookie is Secure and every answer says Strict-Transport-Security")
+    func ownTLSMakesThePageStrict() throws {
+        try authority.issue(names: ["localhost"], certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        let (server, _) = try start(certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        _ = try server.addUser("alice")
+        let secret = WebClient.secret(of: try WebClient.link(server, user: "alice", label: "phone"))
+        // curl, a client of its own, over a real handshake: the headers of the answer.
+        func curl(_ arguments: [String]) throws -> String {
+            let result = try ChildProcess.run(
+                "/usr/bin/curl", ["-sS", "-o", "/dev/null", "-D", "-", "--cacert", caFile, "--max-time", "60"] + arguments, timeout: Deadline.standard)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.lowercased()
+        }
+        let signIn = try curl(["--data", "link=" + secret, localhost(server) + "/signin"])
+        #expect(signIn.contains("http/1.1 303"), "\(signIn)")
+        #expect(signIn.contains("set-cookie: fa_session=fa_") && signIn.contains("; secure"), "\(signIn)")
+        for path in ["/", "/signin", "/no-such-page", "/health", "/v1/sync/pull"] {
+            let page = try curl([localhost(server) + path])
+            #expect(page.contains("strict-transport-security: max-age=31536000"), "\(path): \(page)")
+        }
+    }
 }

@@ -15,14 +15,13 @@ struct BearerAuthenticator: AuthenticatorMiddleware {
     typealias Identity = AuthenticatedUser
 
     let backend: any SyncBackend
-    let limits: SyncServiceLimits
 
     func authenticate(request: Request, context: Context) async throws -> AuthenticatedUser? {
         guard let token = Self.token(of: request) else { return nil }
         let user: AuthenticatedUser?
         do {
             let backend = self.backend
-            user = try await RequestDeadline.run(limits.requestTimeout, "checking a token") { try await backend.authenticate(token) }
+            user = try await context.storageDeadline.run("checking a token") { try await backend.authenticate(token) }
         } catch {
             var refusal = Refusal(.serviceUnavailable, "the server cannot read its users now; try again")
             refusal.headers[.retryAfter] = "\(StorageAnswer.retryAfterSeconds)"

@@ -5,7 +5,8 @@ public import NIOCore
 /// The context of each request `archive-server` answers: Hummingbird's basics, the address
 /// the connection comes from (the page's sign-in limit counts by it), the identity an
 /// authenticator found (``BearerAuthenticator`` on the sync API, ``SessionAuthenticator``
-/// on the page), and the ``RequestRecord`` the middleware around the routes read.
+/// on the page), the ``RequestRecord`` the middleware around the routes read, and the
+/// request's ``StorageDeadline``.
 public struct ServiceRequestContext: AuthRequestContext, RemoteAddressRequestContext {
     /// Hummingbird's own per-request storage (its ID, logger, route).
     public var coreContext: CoreRequestContextStorage
@@ -16,6 +17,10 @@ public struct ServiceRequestContext: AuthRequestContext, RemoteAddressRequestCon
     /// What the request did, for the middleware that wraps it (a context is copied on its
     /// way in; this is shared by every copy).
     public let record: RequestRecord
+    /// When the request's work with the database must end (``StorageDeadlineMiddleware``
+    /// sets it; until then the default ``SyncServiceLimits/requestTimeout`` from the
+    /// request's start).
+    public internal(set) var storageDeadline: StorageDeadline
 
     /// The context of a request that arrived on `source`'s channel.
     public init(source: ApplicationRequestContextSource) {
@@ -23,6 +28,7 @@ public struct ServiceRequestContext: AuthRequestContext, RemoteAddressRequestCon
         remoteAddress = source.channel.remoteAddress
         identity = nil
         record = RequestRecord()
+        storageDeadline = StorageDeadline(limit: SyncServiceLimits().requestTimeout)
     }
 
     /// The authenticated identity, or the refusal every route of a group that needs one

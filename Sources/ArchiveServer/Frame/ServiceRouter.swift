@@ -10,8 +10,11 @@ public import Logging
 ///
 /// - around every route, outermost first: the request's log line (``RequestLogMiddleware``),
 ///   Hummingbird's `MetricsMiddleware` (by the router's endpoint path: a path of no route
-///   is `NotFound`, never a series of its own), the framing rules (``FramingMiddleware``)
-///   and errors as JSON answers (``ErrorAnswerMiddleware``);
+///   is `NotFound`, never a series of its own), the framing rules (``FramingMiddleware``),
+///   `Strict-Transport-Security` over HTTPS (``TransportSecurityMiddleware``),
+///   errors as JSON answers (``ErrorAnswerMiddleware``) and the request's deadline for
+///   work with the database (``StorageDeadlineMiddleware``; a body is read within a bound
+///   of its own, ``RequestBodyMiddleware``, on the routes that read one);
 /// - the route groups, each a `RouteCollection` of its own: `/health` (``HealthRoutes``),
 ///   the sync API at `/v1/sync` behind its bearer authenticator (``SyncRoutes``), the
 ///   catalog (``CatalogRoutes``) and the page (``PageRoutes``: its headers, error pages
@@ -51,7 +54,9 @@ public struct ServiceRouter: Sendable {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         if measured { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: FramingMiddleware())
+        if overHTTPS { router.add(middleware: TransportSecurityMiddleware()) }
         router.add(middleware: ErrorAnswerMiddleware(logger: logger))
+        router.add(middleware: StorageDeadlineMiddleware(limit: limits.requestTimeout))
         router.addRoutes(HealthRoutes(backend: backend).collection())
         router.addRoutes(
             SyncRoutes(backend: backend, limits: limits, bodyBudget: BodyBudget(limit: limits.maximumBodyBytesInFlight), events: events, wallClock: wallClock)
@@ -60,7 +65,7 @@ public struct ServiceRouter: Sendable {
         router.addRoutes(CatalogRoutes(catalog: catalog).collection())
         let page = PageRoutes(
             backend: backend, events: events, limiter: SignInLimiter(), catalog: BundledArchiveRepository(), pages: try PageRenderer(logger: logger),
-            limits: limits, cookies: WebSession.Cookies(secure: overHTTPS), overHTTPS: overHTTPS, logger: logger, wallClock: wallClock)
+            limits: limits, cookies: WebSession.Cookies(secure: overHTTPS), logger: logger, wallClock: wallClock)
         router.addRoutes(page.collection())
         return router
     }

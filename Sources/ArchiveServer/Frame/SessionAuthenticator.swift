@@ -12,12 +12,11 @@ struct SessionAuthenticator: AuthenticatorMiddleware {
     typealias Identity = AuthenticatedUser
 
     let backend: any SyncBackend
-    let limits: SyncServiceLimits
 
     func authenticate(request: Request, context: Context) async throws -> AuthenticatedUser? {
         guard let token = WebSession.token(of: request) else { return nil }
         let backend = self.backend
-        let user = try await RequestDeadline.run(limits.requestTimeout, "checking a session") { try await backend.authenticate(token) }
+        let user = try await context.storageDeadline.run("checking a session") { try await backend.authenticate(token) }
         guard let user, user.isBrowserSession, user.boundDevice != nil else { return nil }
         context.record.authenticated(as: user.name)
         return user

@@ -2,7 +2,7 @@ import NIOCore
 import Synchronization
 
 /// The bound on one request's work with the database (`archive-server --request-timeout`):
-/// past it, the request is answered `503` (``ServerStorageError/unavailable(_:)``) instead of
+/// past it, the request is answered `503` (``ServerStorageError/unavailable(_:)``: ``StorageDeadline``) instead of
 /// waiting for a database that does not answer: PostgreSQL restarting (the pool's wait for a
 /// connection would otherwise last its whole connection-retry budget, about a minute), or a
 /// statement written to a connection that closed under it, whose answer never comes (seen
@@ -14,23 +14,21 @@ import Synchronization
 /// transaction commits or not on its own. The `503` says that nothing was acknowledged, so
 /// the client sends the same push again, which the merge rule makes harmless.
 enum RequestDeadline {
-    /// `work`'s result, or ``ServerStorageError/unavailable(_:)`` naming `what` once
-    /// `limit` has passed. `what` is worked out only then.
-    static func run<Value: Sendable>(
-        _ limit: Duration, _ what: @escaping @Sendable @autoclosure () -> String, _ work: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await run(limit, timedOut: ServerStorageError.unavailable("\(what()) took longer than the request timeout (\(limit))"), work)
-    }
-
     /// `work`'s result, or `timedOut` once `limit` has passed (a request body's deadline).
-    /// The work runs in a task of its own, so that the answer need not wait for it; the
-    /// deadline is an entry of ``DeadlineTimer/shared``, not a task. `timedOut` is made only
-    /// when the deadline passes: nearly every request ends before.
     static func run<Value: Sendable>(
         _ limit: Duration, timedOut: @escaping @Sendable @autoclosure () -> any Error, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
+        try await run(until: .now() + TimeAmount(limit), timedOut: timedOut(), work)
+    }
+
+    /// `work`'s result, or `timedOut` once `due` has passed (a request's
+    /// ``StorageDeadline``). The work runs in a task of its own, so that the answer need not
+    /// wait for it; the deadline is an entry of ``DeadlineTimer/shared``, not a task.
+    /// `timedOut` is made only when the deadline passes: nearly every request ends before.
+    static func run<Value: Sendable>(
+        until due: NIODeadline, timedOut: @escaping @Sendable @autoclosure () -> any Error, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         let race = Race<Value>()
-        let due = NIODeadline.now() + TimeAmount(limit)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(

@@ -19,6 +19,30 @@ struct SyncRoutes: Sendable {
     let limits: SyncServiceLimits
     /// The bytes of push bodies held at once, across connections.
     let bodyBudget: BodyBudget
+    /// The push body's bounds, and what breaking each is answered.
+    private var pushBody: RequestBodyMiddleware {
+        let maximum = limits.maximumBodyBytes, timeout = limits.bodyTimeout
+        return RequestBodyMiddleware(
+            maximum: maximum, timeout: timeout, budget: bodyBudget,
+            refusals: .init(
+                tooLarge: { announced in
+                    Refusal(
+                        .contentTooLarge, announced.map { "the body is \($0) bytes; the limit is \(maximum): push fewer changes at a time" }
+                            ?? "the body is larger than \(maximum) bytes: push fewer changes at a time", close: true)
+                },
+                late: {
+                    Refusal(
+                        .requestTimeout, "the body did not arrive within \(timeout.components.seconds) s; nothing was acknowledged: send it again, or push fewer changes at a time",
+                        close: true)
+                },
+                busy: {
+                    var busy = Refusal(
+                        .serviceUnavailable,
+                        "the server is receiving too many pushes at once; nothing was acknowledged: send the same push again shortly", close: true)
+                    busy.headers[.retryAfter] = "\(StorageAnswer.retryAfterSeconds)"
+                    return busy
+                }))
+    }
     /// Told of every push that lands a change, for the users' open event streams.
     let events: FeedEvents
     /// Unix milliseconds now: a pushed change stamped more than ``HybridTimestamp/maximumLead``
@@ -38,10 +62,13 @@ struct SyncRoutes: Sendable {
                 Refusal.methodNotAllowed(method, at: "/v1/sync/" + path, allowed: allowed)
             }
         }
-        routes.add(middleware: BearerAuthenticator(backend: backend, limits: limits))
+        routes.add(middleware: BearerAuthenticator(backend: backend))
         routes.add(middleware: RequireIdentityMiddleware())
-        routes.post("push") { request, context in try await push(request, context: context) }
-        routes.get("pull") { request, context in try await pull(request, user: try Self.user(context)) }
+        // The body is read only once the token names someone, and the push's work with the
+        // database gets the whole deadline once it has arrived.
+        routes.group().add(middleware: pushBody).add(middleware: StorageDeadlineMiddleware(limit: limits.requestTimeout))
+            .post("push") { request, context in try await push(request, context: context) }
+        routes.get("pull") { request, context in try await pull(request, context: context) }
         routes.get("events") { request, context in try events(request, context: context) }
         return routes
     }
@@ -54,27 +81,7 @@ struct SyncRoutes: Sendable {
 
     private func push(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let user = try Self.user(context)
-        let announced = request.headers[.contentLength].flatMap { Int($0) }
-        if let length = announced, length > limits.maximumBodyBytes {
-            throw Refusal(.contentTooLarge, "the body is \(length) bytes; the limit is \(limits.maximumBodyBytes): push fewer changes at a time")
-        }
-        let reservation = bodyBudget.reservation()
-        defer { reservation.end() }
-        var busy = Refusal(
-            .serviceUnavailable,
-            "the server is receiving too many pushes at once; nothing was acknowledged: send the same push again shortly", close: true)
-        busy.headers[.retryAfter] = "\(StorageAnswer.retryAfterSeconds)"
-        // A body whose length is announced reserves it all before a byte is read.
-        if let announced, !reservation.take(announced) { throw busy }
-        let maximum = limits.maximumBodyBytes, timeout = limits.bodyTimeout, stream = request.body
-        let tooLarge = Refusal(.contentTooLarge, "the body is larger than \(maximum) bytes: push fewer changes at a time", close: true)
-        let late = Refusal(
-            .requestTimeout, "the body did not arrive within \(timeout.components.seconds) s; nothing was acknowledged: send it again, or push fewer changes at a time",
-            close: true)
-        let body = try await RequestBodyReader.collect(stream, maximum: maximum, within: timeout, tooLarge: tooLarge, late: late) { [busy] size in
-            if announced == nil, !reservation.take(size) { throw busy }
-        }
-        context.record.readBody()
+        let body = try await request.body.collect(upTo: .max)
         let push: SyncPushRequest
         do {
             push = try JSONDecoder().decode(SyncPushRequest.self, from: Data(body.readableBytesView))
@@ -95,7 +102,7 @@ struct SyncRoutes: Sendable {
         }
         let backend = self.backend, seen = push.seen, through = push.through
         let answer = try await ServiceMetrics.storageCall {
-            try await RequestDeadline.run(limits.requestTimeout, "applying a push of \(user.name)") {
+            try await context.storageDeadline.run("applying a push of \(user.name)") {
                 try await backend.push(changes, from: device, through: through, seen: seen, for: user)
             }
         }
@@ -106,7 +113,8 @@ struct SyncRoutes: Sendable {
 
     // MARK: - Pull
 
-    private func pull(_ request: Request, user: AuthenticatedUser) async throws -> Response {
+    private func pull(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let user = try Self.user(context)
         let items: [QueryString.Item]
         do {
             items = try QueryString.decode(Substring(request.uri.query ?? ""))
@@ -139,8 +147,8 @@ struct SyncRoutes: Sendable {
         }
         guard let device else { throw Refusal(.badRequest, "device is missing: pull?device=<your device ID>&cursor=N") }
         let backend = self.backend
-        var page = try await ServiceMetrics.storageCall { [limits, limit, cursor] in
-            try await RequestDeadline.run(limits.requestTimeout, "reading a pull of \(user.name)") {
+        var page = try await ServiceMetrics.storageCall { [limit, cursor] in
+            try await context.storageDeadline.run("reading a pull of \(user.name)") {
                 try await backend.pull(for: user, device: device, after: cursor, limit: limit)
             }
         }

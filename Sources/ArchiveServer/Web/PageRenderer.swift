@@ -28,6 +28,10 @@ struct PageRenderer: Sendable {
 
     /// The page of a refusal: its title and text, a link back when it has one.
     func render(_ refusal: WebRefusal) -> Response {
-        render("message", ["title": refusal.title, "text": refusal.text, "back": refusal.back as Any], status: refusal.status)
+        // An absent link is left out of the view: an `Optional` boxed in `Any` is not
+        // absent to Mustache, it would render as the text "nil".
+        var view: [String: Any] = ["title": refusal.title, "text": refusal.text]
+        if let back = refusal.back { view["back"] = back }
+        return render("message", view, status: refusal.status)
     }
 }

@@ -34,8 +34,6 @@ struct PageRoutes: Sendable {
     let limits: SyncServiceLimits
     /// The session's cookies (`Secure` when browsers reach the page over HTTPS).
     let cookies: WebSession.Cookies
-    /// Whether browsers reach the page over HTTPS (`Strict-Transport-Security`).
-    let overHTTPS: Bool
     let logger: Logger
     /// Unix milliseconds now.
     let wallClock: @Sendable () -> Int64
@@ -51,9 +49,9 @@ struct PageRoutes: Sendable {
     /// The group's routes, behind the page's headers, its error pages and its authenticator.
     func collection() -> RouteCollection<ServiceRequestContext> {
         let routes = RouteCollection(context: ServiceRequestContext.self)
-        routes.add(middleware: PageHeadersMiddleware(overHTTPS: overHTTPS))
+        routes.add(middleware: PageHeadersMiddleware())
         routes.add(middleware: PageErrorMiddleware(pages: pages, cookies: cookies, logger: logger))
-        routes.add(middleware: SessionAuthenticator(backend: backend, limits: limits))
+        routes.add(middleware: SessionAuthenticator(backend: backend))
         let stylesheet: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
         let script: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
         routes.get("web/app.css", use: stylesheet).head("web/app.css", use: stylesheet)
@@ -62,30 +60,32 @@ struct PageRoutes: Sendable {
             let link = try Self.query(of: request)["link"] ?? ""
             return pages.render("signin", ["title": "Sign in", "link": link])
         }
-        routes.post("signin") { request, context in
-            try Self.checkOrigin(request)
-            let form = try await readForm(request, context: context)
-            return try await signIn(form["link"] ?? "", context: context)
-        }
         for path in ["", "favorites"] {
             let answer: @Sendable (Request, ServiceRequestContext) async throws -> Response = { request, context in
                 try await screen(request, context: context)
             }
             routes.get(RouterPath(path), use: answer).head(RouterPath(path), use: answer)
         }
-        routes.post("web/heart") { request, context in
-            try Self.checkOrigin(request)
+        // A change (signing in, a heart, signing out) must come from this origin, and is
+        // refused before its form is read; the form's work with the database gets the whole
+        // deadline once it has arrived.
+        let changes = routes.group().add(middleware: SameOriginMiddleware())
+        changes.group().add(middleware: formBody).add(middleware: StorageDeadlineMiddleware(limit: limits.requestTimeout))
+            .post("signin") { request, context in
+                try await signIn(try await Self.form(of: request)["link"] ?? "", context: context)
+            }
+        let signedIn = changes.group().add(middleware: PageSessionMiddleware()).add(middleware: formBody)
+            .add(middleware: StorageDeadlineMiddleware(limit: limits.requestTimeout))
+        signedIn.post("web/heart") { request, context in
             let session = try requireSession(request, context: context)
-            let form = try await readForm(request, context: context)
+            let form = try await Self.form(of: request)
             try Self.checkCSRF(request, form: form)
-            return try await heart(form, request: request, session: session)
+            return try await heart(form, request: request, session: session, context: context)
         }
-        routes.post("web/signout") { request, context in
-            try Self.checkOrigin(request)
+        signedIn.post("web/signout") { request, context in
             let session = try requireSession(request, context: context)
-            let form = try await readForm(request, context: context)
-            try Self.checkCSRF(request, form: form)
-            return try await signOut(session)
+            try Self.checkCSRF(request, form: try await Self.form(of: request))
+            return try await signOut(session, context: context)
         }
         routes.get("web/events") { request, context in
             try stream(for: try requireSession(request, context: context).user, request: request)
@@ -113,7 +113,8 @@ struct PageRoutes: Sendable {
             return page
         }
         let query = try Self.query(of: request)
-        return request.uri.path == "/" ? try await archive(query, session: session) : try await favorites(query, session: session)
+        return request.uri.path == "/"
+            ? try await archive(query, session: session, context: context) : try await favorites(query, session: session, context: context)
     }
 
     // MARK: - Sessions
@@ -132,17 +133,15 @@ struct PageRoutes: Sendable {
     }
 
     private func requireSession(_ request: Request, context: ServiceRequestContext) throws -> Session {
-        guard let session = session(request, context: context) else {
-            throw WebRefusal(.unauthorized, "Not signed in", "This browser is not signed in (or its session ended): open a new sign-in link.", back: "/", clearsSession: true)
-        }
+        guard let session = session(request, context: context) else { throw PageSessionMiddleware.notSignedIn }
         return session
     }
 
     /// Ends `session`: its token stops working, its device is forgotten, and its open
     /// streams end now.
-    private func signOut(_ session: Session) async throws -> Response {
+    private func signOut(_ session: Session, context: ServiceRequestContext) async throws -> Response {
         let user = session.user
-        try await RequestDeadline.run(limits.requestTimeout, "signing out") { [backend] in try await backend.endSession(user) }
+        try await context.storageDeadline.run("signing out") { [backend] in try await backend.endSession(user) }
         events.end { $0.token == user.token }
         var response = Response(status: .seeOther, headers: [.location: "/"])
         response.headers[.setCookie] = cookies.clear
@@ -166,7 +165,7 @@ struct PageRoutes: Sendable {
         let device = DeviceID.random()
         let end = now + WebSession.lifetimeSeconds * 1000
         let backend = self.backend, secret = AccessToken(text: link)
-        let outcome = try await RequestDeadline.run(limits.requestTimeout, "using a sign-in link") {
+        let outcome = try await context.storageDeadline.run("using a sign-in link") {
             try await backend.redeemSignInLink(secret, device: device, session: session, sessionEnd: end)
         }
         switch outcome {
@@ -185,13 +184,13 @@ struct PageRoutes: Sendable {
 
     // MARK: - Screens
 
-    private func archive(_ query: [String: String], session: Session) async throws -> Response {
+    private func archive(_ query: [String: String], session: Session, context: ServiceRequestContext) async throws -> Response {
         let keyword = try Self.keyword(query["q"])
         let categories = try await catalog.categories()
         let category = query["category"].flatMap { categories.contains($0) ? $0 : nil } ?? ""
         let found = try await catalog.getArchiveResponse(keyword: keyword, category: category)
         let backend = self.backend, ids = found.map(\.id)
-        let held = try await RequestDeadline.run(limits.requestTimeout, "reading favorites") {
+        let held = try await context.storageDeadline.run("reading favorites") {
             try await backend.held(ids, of: session.user)
         }
         let search = SearchKeyword(keyword)
@@ -210,7 +209,7 @@ struct PageRoutes: Sendable {
         ])
     }
 
-    private func favorites(_ query: [String: String], session: Session) async throws -> Response {
+    private func favorites(_ query: [String: String], session: Session, context: ServiceRequestContext) async throws -> Response {
         let keyword = try Self.keyword(query["q"])
         var after: FavoritesPosition?
         if let text = query["after"] {
@@ -220,7 +219,7 @@ struct PageRoutes: Sendable {
             after = position
         }
         let backend = self.backend, size = Self.pageSize, start = after, window = Self.searchWindow
-        let page = try await RequestDeadline.run(limits.requestTimeout, "reading favorites") {
+        let page = try await context.storageDeadline.run("reading favorites") {
             try await backend.favorites(of: session.user, matching: keyword, after: start, limit: size, window: window)
         }
         let search = SearchKeyword(keyword)
@@ -269,13 +268,13 @@ struct PageRoutes: Sendable {
 
     // MARK: - Hearts
 
-    private func heart(_ form: [String: String], request: Request, session: Session) async throws -> Response {
+    private func heart(_ form: [String: String], request: Request, session: Session, context: ServiceRequestContext) async throws -> Response {
         guard let idText = form["id"], let id = Int(idText), id > 0, let keepText = form["keep"], keepText == "1" || keepText == "0" else {
             throw WebRefusal(.badRequest, "Not a heart", "A heart names a dish (id) and whether to keep it (keep=1 or 0).")
         }
         let keep = keepText == "1"
         let backend = self.backend, user = session.user
-        let held = try await RequestDeadline.run(limits.requestTimeout, "reading a favorite") { try await backend.held([id], of: user) }
+        let held = try await context.storageDeadline.run("reading a favorite") { try await backend.held([id], of: user) }
         let current = held.changes[id]
         var isStored = Self.isStored(current)
         if keep != isStored {
@@ -295,7 +294,7 @@ struct PageRoutes: Sendable {
             let time = HybridTimestamp.next(after: current?.stamp.time ?? HybridTimestamp(rawValue: 0), wallClock: wallClock())
             let change = FavoriteChange(id: id, stamp: ChangeStamp(time: time, device: session.device), state: state)
             let seen = held.position
-            let answer = try await RequestDeadline.run(limits.requestTimeout, "applying a heart of \(user.name)") {
+            let answer = try await context.storageDeadline.run("applying a heart of \(user.name)") {
                 let answer = try await backend.push([change], from: session.device, through: 0, seen: seen, for: user)
                 // The page has applied the feed through what it read: the device holds no
                 // removal back from before it (a device registered by its push would
@@ -307,7 +306,7 @@ struct PageRoutes: Sendable {
                 events.publish(user: user.id)
                 isStored = keep
             } else {
-                let after = try await RequestDeadline.run(limits.requestTimeout, "reading a favorite") { try await backend.held([id], of: user) }
+                let after = try await context.storageDeadline.run("reading a favorite") { try await backend.held([id], of: user) }
                 isStored = Self.isStored(after.changes[id])
             }
         }
@@ -345,25 +344,6 @@ struct PageRoutes: Sendable {
 
     // MARK: - Requests
 
-    /// A page's change must come from this origin: a cross-site `Sec-Fetch-Site`, or an
-    /// `Origin` of another host, is refused before anything else (the session's cookie is
-    /// `SameSite=Strict` too). `Origin: null` is what a browser sends for the page's own
-    /// forms under `Referrer-Policy: no-referrer`: it passes only with `Sec-Fetch-Site:
-    /// same-origin` (a sandboxed frame of another site says `cross-site`).
-    private static func checkOrigin(_ request: Request) throws {
-        let forbidden = WebRefusal(.forbidden, "Refused", "This form was sent from another site.")
-        let site = request.headers[Self.fetchSite]
-        if let site, site != "same-origin", site != "none" { throw forbidden }
-        guard let origin = request.headers[Self.origin] else { return }
-        if origin == "null" {
-            guard site == "same-origin" else { throw forbidden }
-            return
-        }
-        guard let host = request.head.authority, origin == "http://" + host || origin == "https://" + host else { throw forbidden }
-    }
-
-    private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
-    private static let origin = HTTPField.Name("Origin")!
     private static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
 
     private static func checkCSRF(_ request: Request, form: [String: String]) throws {
@@ -385,16 +365,21 @@ struct PageRoutes: Sendable {
         return values
     }
 
-    private func readForm(_ request: Request, context: ServiceRequestContext) async throws -> [String: String] {
+    /// A form's bounds (its whole body within 10 s), refused as pages.
+    private var formBody: RequestBodyMiddleware {
         let maximum = Self.maximumFormBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maximum {
-            throw WebRefusal(.contentTooLarge, "Too large", "A form of this page is at most \(maximum) bytes.", close: true)
-        }
-        let timeout = min(limits.bodyTimeout, .seconds(10)), stream = request.body
-        let late = WebRefusal(.requestTimeout, "Too slow", "The form did not arrive in time: send it again.", close: true)
         let tooLarge = WebRefusal(.contentTooLarge, "Too large", "A form of this page is at most \(maximum) bytes.", close: true)
-        let body = try await RequestBodyReader.collect(stream, maximum: maximum, within: timeout, tooLarge: tooLarge, late: late)
-        context.record.readBody()
+        return RequestBodyMiddleware(
+            maximum: maximum, timeout: min(limits.bodyTimeout, .seconds(10)), budget: nil,
+            refusals: .init(
+                tooLarge: { _ in tooLarge },
+                late: { WebRefusal(.requestTimeout, "Too slow", "The form did not arrive in time: send it again.", close: true) },
+                busy: { tooLarge }))
+    }
+
+    /// The fields of the form ``formBody`` read (the first of each name).
+    private static func form(of request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: .max)
         do {
             var values: [String: String] = [:]
             for item in try QueryString.decode(Substring(String(buffer: body))) where values[item.name] == nil { values[item.name] = item.value }
