@@ -165,10 +165,12 @@ let package = Package(
         // MARK: - What both fronts share
         // glibc's <malloc.h> (mallopt), for FreedMemoryReuse.
         .systemLibrary(name: "CMalloc"),
+        // C's <stdio.h> `ferror(stdout)`, for StandardOutputError.
+        .systemLibrary(name: "CStandardIO"),
         .target(
             name: "ArchiveFront",
             dependencies: [
-                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveTransfer", "CMalloc",
+                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveTransfer", "CMalloc", "CStandardIO",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -250,6 +252,8 @@ let package = Package(
             name: "ArchiveServerCLI",
             dependencies: [
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "CMalloc",
+                // terminalSafeMain: every write to standard output checked, errors made safe for a terminal.
+                "ArchiveFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -367,6 +371,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // The routes and middleware answered in process, without a server's start.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // PostgresMigrationTextTests: a migration's statements run on a connection of their own.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,4 @@
+import ArchiveFront
 import ArgumentParser
 
 /// `archive-server`: the favorites sync service and the catalog, on the embedded SQLite
@@ -18,4 +19,12 @@ struct ArchiveServerCommand: AsyncParsableCommand {
         defaultSubcommand: ServeCommand.self)
 
     @OptionGroup var storage: ServerStorageOptions
+
+    /// Runs the command as the other fronts do (``AsyncParsableCommand/terminalSafeMain(shortcut:)``):
+    /// a write to standard output that failed fails the command (a token `users add`
+    /// printed into a full disk is not a success), and an error's message reaches stderr
+    /// with its control characters made visible.
+    static func main() async {
+        await terminalSafeMain()
+    }
 }

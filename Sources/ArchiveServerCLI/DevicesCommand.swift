@@ -73,7 +73,10 @@ struct DevicesCommand: AsyncParsableCommand {
                 switch action {
                 case .add:
                     let token = try await users.addDevice(label, of: user, now: Int64(Date().timeIntervalSince1970 * 1000))
-                    print(json ? try ServerJSON.text(["name": user, "device": label, "token": token.text]) : token.text)
+                    try ShownSecret.show(
+                        json ? try ServerJSON.text(["name": user, "device": label, "token": token.text]) : token.text,
+                        lost: "added device \(label) of \(user), but its token could not be shown, and no one has it: "
+                            + "archive-server devices revoke \(user) \(label), then add it again")
                     StandardStream.error(
                         "added device \(label) of \(user): the token above is shown this once (give it to archive sync --token-stdin or "
                             + "ARCHIVE_SYNC_TOKEN on that device); it binds to the first device that syncs with it\n")
@@ -81,7 +84,9 @@ struct DevicesCommand: AsyncParsableCommand {
                     let now = Int64(Date().timeIntervalSince1970 * 1000)
                     let secret = try await users.createSignInLink(for: user, label: label, now: now, expiresAt: now + Self.linkLifetime)
                     let url = (Self.linkBase(publicURL) ?? publicURL) + "/signin?link=" + secret.text
-                    print(json ? try ServerJSON.text(["name": user, "device": label, "url": url]) : url)
+                    try ShownSecret.show(
+                        json ? try ServerJSON.text(["name": user, "device": label, "url": url]) : url,
+                        lost: "the sign-in link for device \(label) of \(user) could not be shown, so no one can use it: run archive-server devices link \(user) \(label) again")
                     StandardStream.error(
                         "open the URL above in the browser to sign in as device \(label) of \(user): it works once, for 10 minutes; "
                             + "archive-server devices revoke \(user) \(label) signs that browser out\n")

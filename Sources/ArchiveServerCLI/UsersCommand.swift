@@ -78,7 +78,10 @@ struct UsersCommand: AsyncParsableCommand {
                     let now = Int64(Date().timeIntervalSince1970 * 1000)
                     let token = action == .add
                         ? try await users.add(name, device: label, now: now) : try await users.issueToken(for: name, device: label, now: now)
-                    print(json ? try ServerJSON.text(["name": name, "device": label, "token": token.text]) : token.text)
+                    try ShownSecret.show(
+                        json ? try ServerJSON.text(["name": name, "device": label, "token": token.text]) : token.text,
+                        lost: (action == .add ? "added \(name), but" : "every earlier token of \(name) stopped working, and")
+                            + " the new token of its device \(label) could not be shown, and no one has it: archive-server users token \(name) makes another")
                     let what = action == .add ? "added \(name)" : "every earlier token of \(name) stopped working and its devices were forgotten"
                     StandardStream.error(
                         "\(what): the token above is for \(name)'s device \(label), shown this once (give it to archive sync --token-stdin or "

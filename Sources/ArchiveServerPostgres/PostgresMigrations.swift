@@ -41,9 +41,7 @@ public enum PostgresMigrations {
                 guard shipped.checksum == checksum else { throw PostgresStorageError.migrationChanged(version: version, location: location) }
             }
             for migration in migrations where applied[migration.version] == nil {
-                for statement in statements(of: migration.sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
+                try await apply(migration.sql, on: connection, logger: logger)
                 try await connection.query("""
                     INSERT INTO archive_server_migrations (version, name, checksum)
                     VALUES (\(migration.version), \(migration.name), \(migration.checksum))
@@ -53,31 +51,11 @@ public enum PostgresMigrations {
         }
     }
 
-    /// The statements of a migration file: its text without `--` comments, split at each
-    /// `;` that ends a line (PostgreSQL's extended protocol takes one statement a query).
-    static func statements(of sql: String) -> [String] {
-        var statements: [String] = [], current = ""
-        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
-            let code = line.firstRange(of: "--").map { line[..<$0.lowerBound] } ?? line[...]
-            let trimmed = code.trimmingTrailingSpaces
-            guard !trimmed.isEmpty else { continue }
-            if trimmed.hasSuffix(";") {
-                current += trimmed.dropLast()
-                statements.append(current)
-                current = ""
-            } else {
-                current += trimmed + "\n"
-            }
+    /// Runs the statements of the migration text `sql` on `connection`, in order
+    /// (``PostgresStatements``: one a query).
+    static func apply(_ sql: String, on connection: PostgresConnection, logger: Logger) async throws {
+        for statement in PostgresStatements.split(sql) {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
-        if !current.allSatisfy(\.isWhitespace) { statements.append(current) }
-        return statements
-    }
-}
-
-private extension Substring {
-    var trimmingTrailingSpaces: Substring {
-        var text = self
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        return text
     }
 }

@@ -87,4 +87,25 @@ struct CLIStandardOutputTests {
         #expect(toStandardOutput.status == 1, "exit \(toStandardOutput.status): \(toStandardOutput.stderr)")
         #expect(toStandardOutput.stderr.contains("File too large; what it received is incomplete"), "\(toStandardOutput.stderr)")
     }
+
+    /// A text larger than stdio's buffer is written past it: its failure left no buffer for
+    /// the closing flush to fail on, only the stream's error flag, and the command exited 0
+    /// over an empty or truncated output (`--limit 10` failed correctly). 5,000 favorites,
+    /// about 1.5 MB of JSON: to a full disk, and past `ulimit -f 64`.
+    @Test func aLargeOutputThatFailsFailsTheCommand() throws {
+        let records = (1...5_000).map { id in
+            #"{"id":\#(id + 100),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理 \#(id)","shopName":"店","introduction":"紹介","storedAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        let importFile = cli.directory.path("many.json")
+        try ("[" + records.joined(separator: ",") + "]").write(toFile: importFile, atomically: false, encoding: .utf8)
+        #expect(try cli.run(["import", importFile]).status == 0)
+        for arguments in [["--json", "favorites", "--limit", "5000"], ["favorites", "--limit", "5000"], ["--json", "search", "料理"]] {
+            let full = try run(arguments, redirection: "> /dev/full")
+            #expect(full.status == 1, "\(arguments): exit \(full.status): \(full.stderr)")
+            #expect(full.stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(full.stderr)")
+            let limited = try run(arguments, redirection: ">> '\(try nearlyFullFile("large.out"))'", prefix: Self.limit)
+            #expect(limited.status == 1, "\(arguments): exit \(limited.status): \(limited.stderr)")
+            #expect(limited.stderr.contains("cannot write to standard output: File too large"), "\(arguments): \(limited.stderr)")
+        }
+    }
 }

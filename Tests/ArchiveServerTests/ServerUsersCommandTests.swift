@@ -115,4 +115,31 @@ struct ServerUsersCommandTests {
         let changed = try run(["users", "list", "--postgres", url])
         #expect(changed.status != 0 && changed.stderr.contains("differs from the one this archive-server ships"), "\(changed.stderr)")
     }
+
+    /// A secret printed into a full disk (`> /dev/full`) was lost while the command exited 0
+    /// (before: `users add` said nothing and succeeded, the token's only copy gone). Each
+    /// command that shows a secret fails, saying what was made and how to get another; a
+    /// listing that cannot be written fails too.
+    @Test(arguments: ServiceBackend.allCases)
+    func aSecretThatCannotBeShownFailsTheCommand(backend: ServiceBackend) throws {
+        let storage = try backend.newStorage(in: directory)
+        func intoFullDisk(_ arguments: [String]) throws -> ChildProcess.Result {
+            try ChildProcess.run(
+                "/bin/sh", ["-c", #"exec "$0" "$@" > /dev/full"#, ServiceProcess.executable.path] + arguments + storage,
+                environment: ServiceProcess.environment(directory), timeout: .seconds(60))
+        }
+        let added = try intoFullDisk(["users", "add", "alice"])
+        #expect(added.status == 1, "\(added.stderr)")
+        #expect(added.stderr.contains("added alice, but the new token of its device first could not be shown") && added.stderr.contains("users token alice"), "\(added.stderr)")
+        #expect(!added.stderr.contains("shown this once"), "\(added.stderr)")
+        let device = try intoFullDisk(["devices", "add", "alice", "tablet"])
+        #expect(device.status == 1 && device.stderr.contains("devices revoke alice tablet, then add it again"), "\(device.stderr)")
+        let link = try intoFullDisk(["devices", "link", "alice", "web", "--public-url", "https://archive.example.com"])
+        #expect(link.status == 1 && link.stderr.contains("devices link alice web again"), "\(link.stderr)")
+        let listed = try intoFullDisk(["users", "list"])
+        #expect(listed.status == 1 && listed.stderr.contains("cannot write to standard output: No space left on device"), "\(listed.stderr)")
+        // The user was added all the same: its new token works.
+        let token = try run(["users", "token", "alice"] + storage)
+        #expect(token.status == 0 && token.stdout.hasPrefix("fa_"), "\(token.stderr)")
+    }
 }
