@@ -11,15 +11,10 @@ struct MetricsEndpoint {
     let registry = PrometheusCollectorRegistry()
     let logger: Logger
 
-    /// Makes every metric of the process go to this endpoint's registry (once a process).
+    /// Makes every metric of the process go to this endpoint's registry (once a process),
+    /// named and described by ``MetricsCatalog``.
     func bootstrap() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        // Prometheus's names are `[a-zA-Z_:][a-zA-Z0-9_:]*`: Hummingbird's `hb.requests`
-        // becomes `hb_requests`; label values are left as they are.
-        factory.nameAndLabelSanitizer = { name, labels in
-            (Self.sanitized(name), labels.map { (Self.sanitized($0.0), $0.1) })
-        }
-        MetricsSystem.bootstrap(factory)
+        MetricsSystem.bootstrap(DescribedMetricsFactory(registry: registry))
     }
 
     /// The endpoint's one route, `/metrics`: the registry in Prometheus's text format.
@@ -34,11 +29,5 @@ struct MetricsEndpoint {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
         return router
-    }
-
-    static func sanitized(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar in
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "_" || scalar == ":" ? Character(scalar) : "_"
-        })
     }
 }
