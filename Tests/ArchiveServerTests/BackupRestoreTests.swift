@@ -1,5 +1,8 @@
 import ArchiveStorage
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SQLite
 import Synchronization
 import TestSupport
@@ -138,6 +141,44 @@ struct BackupRestoreTests {
             environment: ServiceProcess.environment(server.directory), timeout: .seconds(60))
         #expect(postgres.status != 0 && postgres.stderr.contains("pg_dump"), "\(postgres.stderr)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: server.directory.url.path).filter { $0.contains("partial") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// A backup goes only to a regular file or a new name (before: `backup /dev/null`
+    /// replaced `/dev/null` with an 80 KiB database, a FIFO likewise). Tried on a character
+    /// device node of the test's own (`mknod`, major 1 minor 3: the same device as `/dev/null`, in the test's
+    /// directory, so that a failure replaces nothing of the machine's), a FIFO, a link to
+    /// each, a directory; a link to a regular file is followed as `archive export -o` follows
+    /// it: its target is replaced, the link stays a link.
+    @Test func aBackupGoesOnlyToARegularFileOrANewName() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        let directory = server.directory
+        let device = directory.path("null"), fifo = directory.path("fifo")
+        #expect(mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0, "mknod: \(String(cString: strerror(errno)))")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(symlink(device, directory.path("to-null")) == 0 && symlink(fifo, directory.path("to-fifo")) == 0)
+        #expect(mkdir(directory.path("folder"), 0o700) == 0)
+        for (name, kind) in [("null", "a character device"), ("fifo", "a FIFO"), ("to-null", "a character device"), ("to-fifo", "a FIFO"), ("folder", "a directory")] {
+            let refused = try server.admin(["backup", directory.path(name)])
+            #expect(refused.status == 1, "\(name): \(refused.stderr)")
+            #expect(refused.stderr.contains("cannot write the backup \(directory.path(name)): it is \(kind)"), "\(name): \(refused.stderr)")
+        }
+        func type(_ path: String) -> FileAttributeType? {
+            (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType  // the entry itself, a link unfollowed
+        }
+        #expect(type(device) == .typeCharacterSpecial, "the device node was replaced")
+        #expect(type(fifo) != .typeRegular && type(fifo) != nil, "the FIFO was replaced")
+        // A link to a regular file: the file is replaced by the backup, the link kept.
+        let file = directory.path("old.sqlite3")
+        #expect(TestFile.create(atPath: file, contents: Data("an older backup".utf8)))
+        #expect(symlink(file, directory.path("latest")) == 0)
+        let written = try server.admin(["backup", directory.path("latest")])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(type(directory.path("latest")) == .typeSymbolicLink, "the link was replaced")
+        let header = try #require(FileManager.default.contents(atPath: file))
+        #expect(header.starts(with: Data("SQLite format 3".utf8)), "the link's target is not the backup")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("partial") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }

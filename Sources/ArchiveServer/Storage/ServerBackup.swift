@@ -1,3 +1,4 @@
+import ArchiveStorage
 import SQLite
 #if canImport(Glibc)
 import Glibc
@@ -21,23 +22,44 @@ public struct ServerBackup: Sendable, Hashable, Codable {
     public let feeds: [String: Int64]
 
     /// Writes a backup of `database` at `path` (replaced whole if it exists).
+    ///
+    /// `path` is resolved as `archive export --output` resolves its file (``OutputPath``): a
+    /// symbolic link is followed (its target is replaced, the link stays); then only a regular
+    /// file or a new name is written. A FIFO, a device (`/dev/null`, `/dev/stdout`), a socket
+    /// or a directory is refused before anything is written: a backup is a database file,
+    /// which the copy beside it and the rename would put in that special file's place.
     public static func write(_ database: ServerDatabase, to path: String) throws -> ServerBackup {
         guard path != Database.inMemoryPath, !path.isEmpty else { throw ServerBackupError.cannotWrite(path: path, reason: "give a file's path") }
-        if let own = realpath(database.path, nil), let target = Self.resolved(path) {
+        guard !path.hasSuffix("/") else { throw ServerBackupError.cannotWrite(path: path, reason: "it ends in /, so it names a directory; name a file inside it") }
+        let output: OutputPath
+        do {
+            output = try OutputPath(path)
+        } catch {
+            throw ServerBackupError.cannotWrite(path: path, reason: error.reason)
+        }
+        switch output.kind {
+        case .missing, .regularFile: break
+        case .directory:
+            throw ServerBackupError.cannotWrite(path: path, reason: "it is a directory; name a file inside it")
+        case .fifo, .characterDevice, .other:
+            throw ServerBackupError.cannotWrite(
+                path: path, reason: "it is \(output.kind.described), not a regular file: a backup is a database file of its own; give a regular file's path or a new name")
+        }
+        if let own = realpath(database.path, nil), let target = Self.resolved(output.target) {
             defer { free(own) }
             let source = String(cString: own)
             guard target != source, target != source + "-wal", target != source + "-shm" else {
                 throw ServerBackupError.cannotWrite(path: path, reason: "it is the service's own database; give another path")
             }
         }
-        let parts = FilePathParts(path)
+        let parts = FilePathParts(output.target)
         let temporary = parts.sibling(named: ".\(parts.name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let companions = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"]
         do {
             try database.queue.read { db in try db.execute("VACUUM INTO ?", temporary) }
             let feeds = try renewFeeds(in: temporary)
             try sync(temporary, path: path)
-            guard rename(temporary, path) == 0 else { throw ServerBackupError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            guard rename(temporary, output.target) == 0 else { throw ServerBackupError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             try sync(parts.directory, path: path, directory: true)
             return ServerBackup(path: path, bytes: size(of: path), feeds: feeds)
         } catch let error as SQLiteError {
