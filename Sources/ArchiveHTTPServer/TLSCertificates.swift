@@ -10,13 +10,16 @@ package import NIOSSL
 /// from PEM files at start and again on ``reload()`` (SIGHUP: a renewed certificate without a
 /// restart), by swift-nio-extras' `TimedCertificateReloader`: each new connection's handshake
 /// uses the pair loaded last; a pair that does not load, or a key that is not the
-/// certificate's, is refused and the pair loaded before kept. TLS 1.2 and 1.3, HTTP/1.1.
+/// certificate's, is refused and the pair loaded before kept; so is a certificate that has
+/// expired (every client would refuse it): at start the server does not start. TLS 1.2
+/// (AEAD suites only: no CBC, whose padding oracles LUCKY13 exploits) and 1.3, HTTP/1.1.
 public final class TLSCertificates: Sendable {
     /// The certificate chain's PEM file (the server's certificate first).
     public let certificatePath: String
     /// The private key's PEM file.
     public let keyPath: String
     private let reloader: TimedCertificateReloader
+    private let now: @Sendable () -> Date
 
     /// What a loaded pair is: the certificate's subject and when it expires.
     public struct Summary: Sendable, CustomStringConvertible {
@@ -29,10 +32,13 @@ public final class TLSCertificates: Sendable {
         public var description: String { "\(subject), valid until \(expires.formatted(.iso8601))" }
     }
 
-    /// Reads the pair; throws ``TLSCertificateError`` naming the files and what is wrong.
-    public init(certificate: String, key: String) throws(TLSCertificateError) {
+    /// Reads the pair; throws ``TLSCertificateError`` naming the files and what is wrong
+    /// (an expired certificate too, by the clock `now` gives).
+    public init(certificate: String, key: String, now: @escaping @Sendable () -> Date = { Date() }) throws(TLSCertificateError) {
         certificatePath = certificate
         keyPath = key
+        self.now = now
+        try Self.checkNotExpired(certificate, now: now())
         do {
             reloader = try TimedCertificateReloader.makeReloaderValidatingSources(
                 // Reloaded on SIGHUP only (``reload()``): the timer never runs.
@@ -52,10 +58,20 @@ public final class TLSCertificates: Sendable {
         return Summary(subject: leaf.description, expires: Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter)))
     }
 
-    /// The server's TLS configuration: the reloader's pair, TLS 1.2 or later, HTTP/1.1.
+    /// TLS 1.2's suites the server offers: forward-secret AEAD ones only (Mozilla's
+    /// "intermediate" list). TLS 1.3's are all AEAD, and BoringSSL does not let them be set.
+    static let tls12CipherSuites: [NIOTLSCipher] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ]
+
+    /// The server's TLS configuration: the reloader's pair, TLS 1.2 (AEAD suites only) or
+    /// later, HTTP/1.1.
     package func configuration() throws -> TLSConfiguration {
         var configuration = try TLSConfiguration.makeServerConfiguration(certificateReloader: reloader)
         configuration.minimumTLSVersion = .tlsv12
+        configuration.cipherSuiteValues = Self.tls12CipherSuites
         configuration.applicationProtocols = ["http/1.1"]
         return configuration
     }
@@ -64,12 +80,22 @@ public final class TLSCertificates: Sendable {
     /// connection on; otherwise throws and keeps serving the pair loaded before.
     @discardableResult
     public func reload() throws(TLSCertificateError) -> Summary {
+        try Self.checkNotExpired(certificatePath, now: now())
         do {
             try reloader.reload()
         } catch {
             throw Self.refusal(error, certificate: certificatePath, key: keyPath)
         }
         return summary
+    }
+
+    /// Throws ``TLSCertificateError/expired(certificate:on:)`` when the first certificate of
+    /// the PEM file at `path` expired before `now`. A file that does not load is left to the
+    /// reloader, which says why.
+    private static func checkNotExpired(_ path: String, now: Date) throws(TLSCertificateError) {
+        guard let leaf = try? NIOSSLCertificate.fromPEMFile(path).first else { return }
+        let expiry = Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter))
+        if expiry < now { throw .expired(certificate: path, on: expiry) }
     }
 
     private static func refusal(_ error: any Error, certificate: String, key: String) -> TLSCertificateError {
@@ -90,6 +116,8 @@ public enum TLSCertificateError: Error, Sendable, Hashable, CustomStringConverti
     case mismatch(certificate: String, key: String)
     /// A file is not a PEM certificate chain or private key.
     case invalid(certificate: String, key: String, reason: String)
+    /// The certificate expired: every client would refuse it.
+    case expired(certificate: String, on: Date)
 
     /// What failed, on which file, and what to do.
     public var description: String {
@@ -98,6 +126,8 @@ public enum TLSCertificateError: Error, Sendable, Hashable, CustomStringConverti
             "cannot read \(path): \(reason); give --tls-certificate and --tls-key PEM files the server can read"
         case .mismatch(let certificate, let key):
             "the TLS key \(key) is not the key of the certificate \(certificate): give the key it was issued for"
+        case .expired(let certificate, let date):
+            "the TLS certificate \(certificate) expired on \(date.formatted(.iso8601)): every client would refuse it; renew it (certbot renew, or a new one of your authority) and give the new pair"
         case .invalid(let certificate, let key, let reason):
             "cannot use the TLS certificate \(certificate) with the key \(key): \(reason); give a PEM certificate chain (the server's certificate first) and its PEM private key"
         }

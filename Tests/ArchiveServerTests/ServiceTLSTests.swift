@@ -80,6 +80,24 @@ struct ServiceTLSTests {
             ("expired", ["--ca-file", caFile], "expired on"),
         ]
         for (pair, caArguments, says) in cases {
+            // archive-server refuses to serve an expired certificate (anExpiredCertificateStopsTheStart):
+            // OpenSSL's own server serves it to the client.
+            if pair == "expired" {
+                let openssl = try ChildProcess(
+                    "/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:0", "-cert", directory.path("expired.pem"), "-key", directory.path("expired.key"), "-www"],
+                    input: .pipe(Data()), streamingStdout: true)
+                defer { openssl.signal(SIGKILL); _ = openssl.wait() }
+                var accepted: String?
+                while let line = openssl.nextLine() {
+                    if line.hasPrefix("ACCEPT 127.0.0.1:") { accepted = String(line.dropFirst("ACCEPT 127.0.0.1:".count)).trimmingCharacters(in: .whitespaces); break }
+                }
+                let port = try #require(accepted, "openssl s_server did not listen")
+                let refused = try sync("https://localhost:\(port)", token: "fa_" + String(repeating: "x", count: 43), caArguments)
+                #expect(refused.status == 1, "\(pair): \(refused.stdout)")
+                let message = refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(message.contains("certificate was refused") && message.contains(says) && message.contains("nothing was synced"), "\(pair): \(message)")
+                continue
+            }
             let (server, token) = try start(certificate: directory.path("\(pair).pem"), key: directory.path("\(pair).key"), database: "\(pair)-\(caArguments.count).sqlite3")
             let refused = try sync(localhost(server), token: token, caArguments)
             #expect(refused.status == 1, "\(pair): \(refused.stdout)")
@@ -121,6 +139,47 @@ struct ServiceTLSTests {
         #expect(log.contains("is not the key of the certificate \(certificate)"), "\(log)")
         let kept = try sync(localhost(server), token: token, ["--ca-file", renewerFile])
         #expect(kept.status == 0, "\(kept.stderr)")
+
+        // An expired pair (before: loaded, every client then refused): refused, the renewed one kept.
+        try renewer.issue(names: ["localhost"], notBefore: Date() - 86_400 * 10, notAfter: Date() - 86_400, certificate: certificate, key: key)
+        server.process.signal(SIGHUP)
+        #expect(waitForLog("kept the TLS certificate served until now: the TLS certificate \(certificate) expired on", events: events))
+        let stillKept = try sync(localhost(server), token: token, ["--ca-file", renewerFile])
+        #expect(stillKept.status == 0, "\(stillKept.stderr)")
+    }
+
+    @Test("an expired certificate stops the start, saying so; the server never listens")
+    func anExpiredCertificateStopsTheStart() throws {
+        try authority.issue(
+            names: ["localhost"], notBefore: Date() - 86_400 * 10, notAfter: Date() - 86_400,
+            certificate: directory.path("expired.pem"), key: directory.path("expired.key"))
+        let refused = try ChildProcess.run(
+            ServiceProcess.executable.path,
+            ["--tls-certificate", directory.path("expired.pem"), "--tls-key", directory.path("expired.key"), "--port", "0", "--database", directory.path("s.sqlite3")],
+            environment: ServiceProcess.environment(directory), timeout: Deadline.standard)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stdout.isEmpty, "it listened: \(refused.stdout)")
+        #expect(refused.stderr.contains("the TLS certificate \(directory.path("expired.pem")) expired on") && refused.stderr.contains("renew it"), "\(refused.stderr)")
+    }
+
+    @Test("TLS 1.2 offers AEAD suites only: a CBC suite is refused, a GCM one and TLS 1.3 served")
+    func tls12OffersAEADSuitesOnly() throws {
+        try authority.issue(names: ["localhost"], certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        let (server, _) = try start(certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        let address = String(server.url.dropFirst("https://".count))
+        func handshake(_ arguments: [String]) throws -> ChildProcess.Result {
+            try ChildProcess.run(
+                "/usr/bin/openssl", ["s_client", "-connect", address, "-CAfile", caFile, "-verify_return_error", "-brief"] + arguments,
+                input: .pipe(Data()), timeout: Deadline.standard)
+        }
+        for cbc in ["ECDHE-ECDSA-AES128-SHA", "ECDHE-RSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384", "AES128-SHA"] {
+            let refused = try handshake(["-tls1_2", "-cipher", cbc])
+            #expect(refused.status != 0, "\(cbc) was accepted: \(refused.stderr)")
+        }
+        let gcm = try handshake(["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256"])
+        #expect(gcm.status == 0 && gcm.stderr.contains("GCM"), "\(gcm.stderr)")
+        let tls13 = try handshake(["-tls1_3"])
+        #expect(tls13.status == 0 && tls13.stderr.contains("TLSv1.3"), "\(tls13.stderr)")
     }
 
     @Test func plainHTTPIsRefusedWhereTheTokenWouldCrossANetwork() throws {
