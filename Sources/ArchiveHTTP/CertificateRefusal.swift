@@ -8,6 +8,8 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import SwiftASN1
+import X509
 
 /// Why a service's TLS certificate was refused, in one sentence a person can act on.
 ///
@@ -35,8 +37,22 @@ enum CertificateRefusal {
         if leaf.notValidBefore > now {
             return "it is not valid until \(Self.date(leaf.notValidBefore)): check this machine's clock, or the certificate's dates"
         }
+        if let usage = try? Certificate(derEncoded: leaf.toDERBytes()).extensions.extendedKeyUsage,
+           !usage.contains(.serverAuth), !usage.contains(.any) {
+            return "it is not a server's certificate (its extended key usage allows \(Self.usages(usage)), not serverAuth): "
+                + "the service needs a certificate issued for TLS servers"
+        }
         return "it is not signed by \(trusted)"
             + (caFile == nil ? ": for a certificate of your own, pass --ca-file PEM (or ARCHIVE_SYNC_CA_FILE) with the authority that signed it" : "")
+    }
+
+    /// The usages an extended key usage allows, in their names ("clientAuth").
+    private static func usages(_ usage: ExtendedKeyUsage) -> String {
+        let names: [(ExtendedKeyUsage.Usage, String)] = [
+            (.clientAuth, "clientAuth"), (.codeSigning, "codeSigning"), (.emailProtection, "emailProtection"), (.timeStamping, "timeStamping"), (.ocspSigning, "OCSPSigning"),
+        ]
+        let known = usage.map { used in names.first { $0.0 == used }?.1 ?? "\(used)" }
+        return known.isEmpty ? "nothing" : known.joined(separator: ", ")
     }
 
     private static func date(_ time: time_t) -> String {

@@ -34,7 +34,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// process and kept for its life as AsyncHTTPClient's shared one is.
     private static let clients = NIOLockedValueBox<[String?: HTTPClient]>([:])
 
-    private static func client(trusting caFile: String?) throws -> HTTPClient {
+    private static func client(trusting caFile: String?, within limit: Duration) throws -> HTTPClient {
         try clients.withLockedValue { clients in
             if let client = clients[caFile] { return client }
             var configuration = HTTPClient.Configuration(
@@ -44,25 +44,11 @@ public struct HTTPSyncTransport: SyncTransport {
             configuration.connectionPool.retryConnectionEstablishment = false
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.minimumTLSVersion = .tlsv12
-            if let caFile {
-                do {
-                    tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
-                } catch {
-                    throw SyncTransportError.unreadableCAFile(path: caFile, reason: Self.pemReason(error))
-                }
-            }
+            if let caFile { tls.trustRoots = .certificates(try CAFile.certificates(at: caFile, within: limit)) }
             configuration.tlsConfiguration = tls
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[caFile] = client
             return client
-        }
-    }
-
-    private static func pemReason(_ error: any Error) -> String {
-        switch error {
-        case NIOSSLError.noSuchFilesystemObject: "no such file"
-        case NIOSSLError.failedToLoadCertificate: "it holds no PEM certificate"
-        default: "\(error)"
         }
     }
 
@@ -89,7 +75,7 @@ public struct HTTPSyncTransport: SyncTransport {
         self.token = token
         self.timeout = timeout
         self.caFile = caFile
-        self.client = try Self.client(trusting: caFile)
+        self.client = try Self.client(trusting: caFile, within: timeout)
     }
 
     public func pull(device: DeviceID, cursor: Int64, limit: Int) async throws -> SyncPullResponse {

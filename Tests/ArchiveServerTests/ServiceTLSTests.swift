@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import X509
 
 /// `archive-server --tls-certificate --tls-key` and `archive sync --server https://…`, real
 /// handshakes between the real binaries with a certificate authority made for the test
@@ -78,7 +79,10 @@ struct ServiceTLSTests {
             ("stranger", [], "is not signed by the system's trusted authorities: for a certificate of your own, pass --ca-file"),
             ("other", ["--ca-file", caFile], "is not issued for localhost"),
             ("expired", ["--ca-file", caFile], "expired on"),
+            // Signed by the CA, but for TLS clients only (before: "not signed by the authorities of ca.pem").
+            ("client", ["--ca-file", caFile], "is not a server's certificate (its extended key usage allows clientAuth, not serverAuth)"),
         ]
+        try authority.issue(names: ["localhost"], usage: [.clientAuth], certificate: directory.path("client.pem"), key: directory.path("client.key"))
         for (pair, caArguments, says) in cases {
             // archive-server refuses to serve an expired certificate (anExpiredCertificateStopsTheStart):
             // OpenSSL's own server serves it to the client.
@@ -232,5 +236,28 @@ struct ServiceTLSTests {
             let page = try curl([localhost(server) + path])
             #expect(page.contains("strict-transport-security: max-age=31536000"), "\(path): \(page)")
         }
+    }
+
+    /// `--ca-file` names only a regular file it can read at once (before: a FIFO, or a
+    /// `<(…)` whose writer stalls, held `archive sync` for ever, past `--timeout`; a missing
+    /// file said "it holds no PEM certificate").
+    @Test func aCAFileIsARegularFileReadAtOnce() throws {
+        let fifo = directory.path("ca.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let cases: [(path: String, says: String)] = [
+            (fifo, "it is a FIFO (a pipe), not a regular file"),
+            (directory.path("missing.pem"), "no such file"),
+            (directory.url.path, "it is a directory"),
+            ("/dev/zero", "it is not a regular file"),
+        ]
+        for (path, says) in cases {
+            let refused = try sync("https://localhost:1", token: "fa_" + String(repeating: "x", count: 43), ["--ca-file", path, "--timeout", "60"])
+            #expect(refused.status == 1, "\(path): \(refused.stdout)")
+            #expect(refused.stderr.contains("cannot read the certificate authorities in \(path) (--ca-file, ARCHIVE_SYNC_CA_FILE): \(says)"), "\(path): \(refused.stderr)")
+        }
+        let empty = directory.path("empty.pem")
+        #expect(TestFile.create(atPath: empty, contents: Data("not a certificate\n".utf8)))
+        let notPEM = try sync("https://localhost:1", token: "fa_" + String(repeating: "x", count: 43), ["--ca-file", empty])
+        #expect(notPEM.stderr.contains("it holds no PEM certificate"), "\(notPEM.stderr)")
     }
 }

@@ -35,7 +35,7 @@ struct TestAuthority {
     /// and writes it and its key to `certificate` and `key` (PEM).
     func issue(
         names: [String], withLoopbackAddress: Bool = true, notBefore: Date = Date() - 3_600, notAfter: Date = Date() + 86_400,
-        certificate certificatePath: String, key keyPath: String
+        usage: [ExtendedKeyUsage.Usage] = [.serverAuth], certificate certificatePath: String, key keyPath: String
     ) throws {
         let serverKey = P256.Signing.PrivateKey()
         var alternatives = names.map { GeneralName.dnsName($0) }
@@ -47,7 +47,7 @@ struct TestAuthority {
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 SubjectAlternativeNames(alternatives)
-                try ExtendedKeyUsage([.serverAuth])
+                try ExtendedKeyUsage(usage)
                 Critical(KeyUsage(digitalSignature: true))
             },
             issuerPrivateKey: .init(key))

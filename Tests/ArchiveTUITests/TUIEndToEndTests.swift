@@ -318,6 +318,23 @@ struct TUIEndToEndTests {
         #expect(((try favorites.json() as? [String: Any])?["favorites"] as? [Any])?.count == 1, "\(favorites.stdout)")
     }
 
+    /// `ARCHIVE_SYNC_CA_FILE` naming a FIFO nobody writes: the sync fails at once, saying
+    /// so in the title bar, and the TUI takes keys and quits (before: "⇅ syncing…" for ever,
+    /// deaf to every key and to ctrl-c: the CA file's read waited for a writer).
+    @Test func aCAFileThatIsAFIFOFailsTheSyncAtOnce() throws {
+        let archive = BuiltProduct.url(named: "archive").path
+        let database = directory.path("fifo-ca.sqlite3")
+        try dismissOnboarding(in: database)
+        #expect(try ChildProcess.run(archive, ["settings", "set", "syncServer", "https://localhost:1", "--database", database]).status == 0)
+        let fifo = directory.path("ca.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        defer { server.stop() }
+        let pane = try start("ARCHIVE_SYNC_CA_FILE='\(fifo)' '\(tui)' --database '\(database)' --token fa_test --sync-every 3600")
+        try waitForScreen("the sync refused the CA file", on: pane) { $0.contains("sync failed (^S: again): cannot read the certi") }
+        try quit(pane)
+    }
+
     /// The TUI syncs with the kept server: at start (the background sync), and on ^S; the
     /// title bar says when it last synced and how many changes wait; a heart made in the
     /// TUI waits until the next sync, which sends it to the other device.
