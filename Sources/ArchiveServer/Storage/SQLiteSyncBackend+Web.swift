@@ -28,8 +28,8 @@ extension SQLiteSyncBackend {
                 let lastSync = try Self.lastSync(of: user, in: db)
                 // Keyset paging on the partial index (user, stored_at DESC, id DESC): a page
                 // costs its own rows whatever its depth, and a search at most `window` rows.
-                // LIKE compares ASCII letters ignoring case (SQLite's own rule); the text's
-                // own `%`, `_` and `\` are escaped.
+                // `archive_contains` compares ASCII letters ignoring case, in linear time
+                // (``FoldedSubstring``: PostgreSQL's `strpos` over `lower`, the same rule).
                 let storedAt = after?.storedAt ?? Int64.max, id = after?.id ?? Int.max
                 let scanned = matching.isEmpty ? limit + 1 : max(window, 1)
                 var rows = try db.fetchAll("""
@@ -37,12 +37,12 @@ extension SQLiteSyncBackend {
                         SELECT id, stamp, device, removed, photo_url, category, dish_name, shop_name, introduction, stored_at
                         FROM user_favorites INDEXED BY user_favorites_newest
                         WHERE user = ?1 AND removed = 0 AND (stored_at, id) < (?2, ?3)
-                        ORDER BY stored_at DESC, id DESC LIMIT ?6)
+                        ORDER BY stored_at DESC, id DESC LIMIT ?5)
                     SELECT * FROM scanned
-                    WHERE ?4 = '' OR dish_name LIKE ?5 ESCAPE '\\' OR shop_name LIKE ?5 ESCAPE '\\'
-                        OR category LIKE ?5 ESCAPE '\\' OR introduction LIKE ?5 ESCAPE '\\'
-                    ORDER BY stored_at DESC, id DESC LIMIT ?7
-                    """, user.id, storedAt, id, matching, Self.likePattern(matching), scanned, limit + 1) { row -> StoredArchiveObject? in
+                    WHERE ?4 = '' OR archive_contains(dish_name, ?4) OR archive_contains(shop_name, ?4)
+                        OR archive_contains(category, ?4) OR archive_contains(introduction, ?4)
+                    ORDER BY stored_at DESC, id DESC LIMIT ?6
+                    """, user.id, storedAt, id, matching, scanned, limit + 1) { row -> StoredArchiveObject? in
                     guard case .stored(let object) = try Self.change(from: row).state else { return nil }
                     return object
                 }.compactMap { $0 }
@@ -62,16 +62,6 @@ extension SQLiteSyncBackend {
                 return FavoritesPage(favorites: rows, next: next, partial: partial, position: position, lastSync: lastSync)
             }
         }
-    }
-
-    /// `%text%` for LIKE, the text's `%`, `_` and `\` escaped with `\`.
-    static func likePattern(_ text: String) -> String {
-        var escaped = "%"
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped + "%"
     }
 
     public func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites {

@@ -22,6 +22,7 @@ public struct ServerDatabase: Sendable {
     package init(path: String, configuration: Configuration) throws {
         if path != Database.inMemoryPath { try ArchiveDatabase.checkDatabasePath(path) }
         queue = try DatabaseQueue(path: path, configuration: configuration, migrator: ServerMigrations.migrator())
+        try queue.read { db in try db.add(FoldedSubstring.sqlFunction) }
     }
 
     /// The file's path (or `:memory:`).

@@ -389,9 +389,16 @@ struct PageRoutes: Sendable {
         }
     }
 
+    /// The most Unicode scalars a search holds: counted in scalars, not in what a person
+    /// sees as characters (one of those can hold any number of combining scalars, and a
+    /// search's cost is in its bytes).
+    static let maximumSearchScalars = 200
+
     private static func keyword(_ text: String?) throws -> String {
         let keyword = (text ?? "").trimmingWhitespace()
-        guard keyword.count <= 200 else { throw WebRefusal(.badRequest, "Too long", "A search is at most 200 characters.", back: "/") }
+        guard keyword.unicodeScalars.count <= maximumSearchScalars else {
+            throw WebRefusal(.badRequest, "Too long", "A search is at most \(maximumSearchScalars) characters (Unicode code points).", back: "/")
+        }
         return keyword
     }
 
