@@ -61,7 +61,9 @@ extension PostgresSyncStorage {
         let storedAt = after?.storedAt ?? Int64.max, id = Int64(after?.id ?? Int.max)
         let scanned = matching.isEmpty ? limit + 1 : max(window, 1)
         do {
-            return try await client.withConnection { connection in
+            // One snapshot: the feed's position and the rows of one moment (a push between
+            // the two statements would show a favorite past the position the page gives).
+            return try await PostgresTransaction.run(client, .snapshot, while: "reading the favorites of \(user.name)", logger: logger) { connection in
                 let (position, lastSync) = try await Self.position(of: user, on: connection, logger: logger)
                 // A search looks through the next `window` favorites only (the subquery, on the
                 // index user_favorites_newest). `strpos` finds the text as it is (no LIKE
@@ -107,7 +109,7 @@ extension PostgresSyncStorage {
 
     public func held(_ ids: [Int], of user: AuthenticatedUser) async throws -> HeldFavorites {
         do {
-            return try await client.withConnection { connection in
+            return try await PostgresTransaction.run(client, .snapshot, while: "reading favorites of \(user.name)", logger: logger) { connection in
                 let (position, lastSync) = try await Self.position(of: user, on: connection, logger: logger)
                 var changes: [Int: FavoriteChange] = [:]
                 if !ids.isEmpty {
