@@ -21,12 +21,24 @@ public enum ServerSyncSession {
         let limits = Limits(page: max(1, pageLimit), push: max(1, pushLimit), changes: max(1, maximumChanges))
         let report = progress ?? { _ in }
         // A push refused because the service dropped tombstones between this sync's pull and
-        // its push (409): pull again, then push again, once.
+        // its push (409): pull again, then push again, once. What the first attempt pulled and
+        // committed, and the pushes the service acknowledged, are this sync's too: the second
+        // attempt adds to the same account, and does not push back what either pulled.
+        var attempt = Attempt()
         do {
-            return try await once(local, through: transport, limits: limits, progress: report)
+            try await once(local, through: transport, limits: limits, progress: report, into: &attempt)
         } catch SyncTransportError.refused(_, 409, _) {
-            return try await once(local, through: transport, limits: limits, progress: report)
+            try await once(local, through: transport, limits: limits, progress: report, into: &attempt)
         }
+        return attempt.summary
+    }
+
+    /// What a sync has done so far, across its attempts.
+    private struct Attempt {
+        /// What it received and sent.
+        var summary = SyncSession.Summary()
+        /// The seqs, in this device's feed, of the changes it pulled: never pushed back.
+        var pulledSeqs: [ClosedRange<Int64>] = []
     }
 
     private struct Limits {
@@ -36,11 +48,11 @@ public enum ServerSyncSession {
     }
 
     private static func once(
-        _ local: ArchiveDatabase, through transport: some SyncTransport, limits: Limits, progress: @Sendable (SyncProgress) -> Void
-    ) async throws -> SyncSession.Summary {
+        _ local: ArchiveDatabase, through transport: some SyncTransport, limits: Limits, progress: @Sendable (SyncProgress) -> Void,
+        into attempt: inout Attempt
+    ) async throws {
         let favorites = local.favorites
         let device = try favorites.deviceID()
-        var summary = SyncSession.Summary()
         func bad(_ reason: String) -> SyncTransportError { .badAnswer(server: "the service", reason: reason) }
 
         // 1. Pull: the feed's name first (a cursor belongs to one feed), then its pages.
@@ -49,7 +61,6 @@ public enum ServerSyncSession {
         var cursor = try favorites.receivedCursor(from: feed)
         // This feed's end before the pull grows it: what tells a restored older copy (below).
         let latestBeforePull = try favorites.latestChangeSeq()
-        var pulledSeqs: [ClosedRange<Int64>] = []
         // Every page must move the cursor forward, but for one `reset` (the service's file
         // restored from an older copy: the feed read again from its start), so that no
         // answer makes this loop read for ever; and at most `limits.changes` are taken.
@@ -84,8 +95,8 @@ public enum ServerSyncSession {
                 }
             }
             let applied = try favorites.apply(changes, from: feed, through: page.cursor)
-            summary.received.add(applied.summary)
-            if let seqs = applied.seqs { pulledSeqs.append(seqs) }
+            attempt.summary.received.add(applied.summary)
+            if let seqs = applied.seqs { attempt.pulledSeqs.append(seqs) }
             taken += page.changes.count
             cursor = page.cursor
             progress(SyncProgress(phase: .receiving, done: max(0, cursor - pullStart), total: max(cursor, probe.cursor) - pullStart))
@@ -105,15 +116,15 @@ public enum ServerSyncSession {
         while true {
             let page = try favorites.changes(since: from, limit: limits.push)
             if page.changes.isEmpty { break }
+            let pulledSeqs = attempt.pulledSeqs
             let outgoing = page.changes.filter { change in !pulledSeqs.contains { $0.contains(change.seq) } }
             try await push(
                 outgoing, through: page.lastSeq, seen: cursor, device: device, transport: transport,
-                maximumBytes: probe.maximumPushBytes ?? SyncAPI.defaultMaximumBodyBytes, into: &summary.sent)
+                maximumBytes: probe.maximumPushBytes ?? SyncAPI.defaultMaximumBodyBytes, into: &attempt.summary.sent)
             from = page.lastSeq
             progress(SyncProgress(phase: .sending, done: max(0, from - pushStart), total: max(pushEnd, from) - pushStart))
             if !page.hasMore { break }
         }
-        return summary
     }
 
     /// Pushes `changes` (with their seqs) in bodies of at most `maximumBytes` (the service's

@@ -77,6 +77,29 @@ struct ServerSyncSessionTests {
         #expect(try Self.ids(laptop) == [1, 2, 3])
     }
 
+    /// A 409 after the first attempt pulled and committed changes and had a push
+    /// acknowledged: the sync's account holds both attempts (before: only the second's, so
+    /// the counts printed were too low and the TUI was not told its favorites changed), and
+    /// what was pulled is not pushed back.
+    @Test func aStalePushKeepsTheFirstAttemptsAccount() async throws {
+        let server = try ServiceProcess()
+        let token = try server.addUser("alice")
+        let laptop = try ArchiveDatabase.inMemory()
+        try laptop.favorites.create(contentsOf: [5, 6].map(Self.object))
+        _ = try await ServerSyncSession.run(laptop, through: try HTTPSyncTransport(server: server.url, token: try server.addDevice("laptop", of: "alice")))
+        let transport = try Scripted(server: server.url, token: token)
+        // The first push lands; the second is refused as stale.
+        transport.refusals.withLock { $0 = [{ _ in nil }, { _ in .refused(server: "test", status: 409, message: "pull, then push again") }] }
+        let phone = try ArchiveDatabase.inMemory()
+        try phone.favorites.create(contentsOf: (1...3).map(Self.object))
+        let summary = try await ServerSyncSession.run(phone, through: transport, pushLimit: 1)
+        #expect(summary.received.applied == 2, "the first attempt's pull was dropped: \(summary.received)")
+        #expect(summary.sent.applied == 3 && summary.sent.alreadyHeld == 0, "\(summary.sent)")
+        // Empty pushes record how far the feed was pushed (its pulled changes left out).
+        #expect(transport.sent.filter { $0 > 0 } == [1, 1, 1], "what was pulled was pushed back, or a push went twice: \(transport.sent)")
+        #expect(try Self.ids(phone) == [1, 2, 3, 5, 6])
+    }
+
     /// A push refused as too large (413) is split in halves until each lands.
     @Test func aPushRefusedAsTooLargeIsSplit() async throws {
         let server = try ServiceProcess()
