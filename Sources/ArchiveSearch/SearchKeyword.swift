@@ -1,7 +1,9 @@
-/// A search keyword, with json-server's `q` semantics: the one definition of
-/// what a keyword matches, used by the bundled catalog's search, the favorites
-/// search (and its index, ``SearchGrams``), the highlighting of both fronts, and
-/// every place that decides whether a dish or a favorite matches.
+/// A search keyword, with json-server's `q` semantics: what a keyword matches in
+/// the engine and its fronts, used by the bundled catalog's search, the favorites
+/// search (and its index, ``SearchGrams``) and the highlighting of both fronts.
+/// The service's web page searches a user's favorites by another rule, for now:
+/// ASCII letters only folded (`FoldedSubstring` on SQLite, `strpos(lower())` on
+/// PostgreSQL).
 ///
 /// A keyword is trimmed of surrounding whitespace; an empty keyword matches
 /// everything. Otherwise it matches a text that contains it, ignoring case:

@@ -4,7 +4,7 @@ import Logging
 import NIOCore
 
 /// An HTTP server on 127.0.0.1 with an ephemeral port, for the client's tests,
-/// on Hummingbird (the stack `archive serve` uses). Stops when the test calls ``stop()``.
+/// on Hummingbird (the stack `archive-server` uses). Stops when the test calls ``stop()``.
 final class TestCatalogServer: Sendable {
     /// What the test's handler sees of a request: its path and its decoded query items.
     struct Request: Sendable {

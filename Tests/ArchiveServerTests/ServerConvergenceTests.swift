@@ -15,7 +15,8 @@ import Testing
 /// device made (TestSupport's ``MergeOracle``, written apart from ``FavoriteMerge``); the
 /// service's tombstones go as the devices pull them.
 ///
-/// The service here is the real ``SQLiteSyncBackend`` behind the wire format (each request
+/// The service here is the real backend of each kind (``SQLiteSyncBackend``, and
+/// `PostgresSyncStorage` on the test's PostgreSQL) behind the wire format (each request
 /// and answer goes through JSON), without sockets: `SyncAPITests` and `CLIServerSyncTests`
 /// run the real binary.
 ///

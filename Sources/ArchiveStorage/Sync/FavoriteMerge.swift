@@ -1,5 +1,7 @@
-/// The one merge rule of sync, used by every path that applies a change (a local write,
-/// a change received from another database, and the server).
+/// The one merge rule of sync, used by every path that applies a change in Swift (a local
+/// write, a change received from another database, the SQLite service). PostgreSQL's
+/// service runs the same order as SQL (`PostgresSyncStorage`'s merge statement):
+/// `MergeDifferentialTests` proves the two equal.
 ///
 /// For each favorite ID, the state with the greatest ``ChangeStamp`` (hybrid logical time,
 /// then device) wins, whether it says "stored with these fields" or "removed". The rule
