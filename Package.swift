@@ -143,8 +143,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // HTTPS to the sync service: a CA file's roots, and why a certificate was refused.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // Why a certificate was refused: its extended key usage (a client's certificate).
-                .product(name: "X509", package: "swift-certificates"),
+                // Why a certificate was refused: its extended key usage, read from its DER
+                // (swift-certificates' X509 would link Foundation into `archive`).
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

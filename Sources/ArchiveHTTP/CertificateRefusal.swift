@@ -9,7 +9,6 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 import SwiftASN1
-import X509
 
 /// Why a service's TLS certificate was refused, in one sentence a person can act on.
 ///
@@ -37,22 +36,49 @@ enum CertificateRefusal {
         if leaf.notValidBefore > now {
             return "it is not valid until \(Self.date(leaf.notValidBefore)): check this machine's clock, or the certificate's dates"
         }
-        if let usage = try? Certificate(derEncoded: leaf.toDERBytes()).extensions.extendedKeyUsage,
-           !usage.contains(.serverAuth), !usage.contains(.any) {
-            return "it is not a server's certificate (its extended key usage allows \(Self.usages(usage)), not serverAuth): "
+        if let usage = (try? leaf.toDERBytes()).flatMap(Self.extendedKeyUsage(of:)),
+           !usage.contains(Self.serverAuth), !usage.contains(Self.anyUsage) {
+            return "it is not a server's certificate (its extended key usage allows \(Self.names(of: usage)), not serverAuth): "
                 + "the service needs a certificate issued for TLS servers"
         }
         return "it is not signed by \(trusted)"
             + (caFile == nil ? ": for a certificate of your own, pass --ca-file PEM (or ARCHIVE_SYNC_CA_FILE) with the authority that signed it" : "")
     }
 
-    /// The usages an extended key usage allows, in their names ("clientAuth").
-    private static func usages(_ usage: ExtendedKeyUsage) -> String {
-        let names: [(ExtendedKeyUsage.Usage, String)] = [
-            (.clientAuth, "clientAuth"), (.codeSigning, "codeSigning"), (.emailProtection, "emailProtection"), (.timeStamping, "timeStamping"), (.ocspSigning, "OCSPSigning"),
+    static let serverAuth: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 3, 1]
+    static let anyUsage: ASN1ObjectIdentifier = [2, 5, 29, 37, 0]
+    static let extendedKeyUsageExtension: ASN1ObjectIdentifier = [2, 5, 29, 37]
+
+    /// The usages an extended key usage allows, by their names ("clientAuth").
+    static func names(of usage: [ASN1ObjectIdentifier]) -> String {
+        let names: [ASN1ObjectIdentifier: String] = [
+            [1, 3, 6, 1, 5, 5, 7, 3, 2]: "clientAuth", [1, 3, 6, 1, 5, 5, 7, 3, 3]: "codeSigning", [1, 3, 6, 1, 5, 5, 7, 3, 4]: "emailProtection",
+            [1, 3, 6, 1, 5, 5, 7, 3, 8]: "timeStamping", [1, 3, 6, 1, 5, 5, 7, 3, 9]: "OCSPSigning",
         ]
-        let known = usage.map { used in names.first { $0.0 == used }?.1 ?? "\(used)" }
+        let known = usage.map { names[$0] ?? "\($0)" }
         return known.isEmpty ? "nothing" : known.joined(separator: ", ")
+    }
+
+    /// The extended key usages of the DER certificate `der` (RFC 5280: the extension
+    /// 2.5.29.37 in the `[3]` extensions of its `TBSCertificate`), or `nil` when it has none
+    /// or cannot be read.
+    static func extendedKeyUsage(of der: [UInt8]) -> [ASN1ObjectIdentifier]? {
+        func children(_ node: ASN1Node) -> [ASN1Node] {
+            if case .constructed(let nodes) = node.content { return Array(nodes) }
+            return []
+        }
+        guard let certificate = try? DER.parse(der), let tbs = children(certificate).first else { return nil }
+        let extensionsTag = ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific)
+        guard let wrapper = children(tbs).first(where: { $0.identifier == extensionsTag }), let extensions = children(wrapper).first else { return nil }
+        for item in children(extensions) {
+            let parts = children(item)
+            guard let first = parts.first, let last = parts.last, parts.count >= 2,
+                  (try? ASN1ObjectIdentifier(derEncoded: first)) == Self.extendedKeyUsageExtension,
+                  let value = try? ASN1OctetString(derEncoded: last), let usages = try? DER.parse(Array(value.bytes))
+            else { continue }
+            return children(usages).compactMap { try? ASN1ObjectIdentifier(derEncoded: $0) }
+        }
+        return nil
     }
 
     private static func date(_ time: time_t) -> String {

@@ -15,7 +15,7 @@ struct ServerStorageOptions: ParsableArguments {
     var database: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Keep the data in PostgreSQL instead: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…], or ?host=/socket/directory (env ARCHIVE_SERVER_POSTGRES).",
+        "Keep the data in PostgreSQL instead: postgres://USER@HOST[:PORT]/DATABASE[?sslmode=…], or ?host=/socket/directory (env ARCHIVE_SERVER_POSTGRES); the password from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), as libpq finds it, never on the command line.",
         valueName: "url"))
     var postgres: String?
 
@@ -42,11 +42,22 @@ struct ServerStorageOptions: ParsableArguments {
             url = String(cString: value)
         }
         guard let url else { return nil }
+        let location: PostgresLocation
         do {
-            return try PostgresLocation(url: url)
+            location = try PostgresLocation(url: url)
         } catch {
             throw ServerCLIError("\(error)")
         }
+        // A password on the command line is in /proc/PID/cmdline, which every local user
+        // reads for as long as the process runs.
+        if postgres != nil, location.urlHasPassword {
+            StandardStream.error(
+                "warning: the PostgreSQL password is on the command line (--postgres), where every user of this machine can read it: "
+                    + "give the URL without it and the password in PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass, mode 600), "
+                    + "or the whole URL in ARCHIVE_SERVER_POSTGRES (docs/OPERATIONS.md)\n")
+        }
+        for note in location.notes { StandardStream.error("warning: \(note)\n") }
+        return location
     }
 
     /// The database path: `--database`, `ARCHIVE_SERVER_DATABASE`, or the data directory's

@@ -15,9 +15,18 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     let connectionConfiguration: PostgresConnection.Configuration
     /// The URL with its password replaced by `***` (for logs and errors).
     public let description: String
+    /// Whether the URL itself carries a password (on a command line, every local user
+    /// reads it: ``PostgresPassword`` finds one elsewhere).
+    public let urlHasPassword: Bool
+    /// What a person should know of where the password came from (a password file
+    /// ignored, and why), to be said once.
+    public let notes: [String]
 
-    /// Parses `url`; throws ``PostgresStorageError/invalidURL(_:)`` saying what is wrong.
-    public init(url: String) throws {
+    /// Parses `url`; throws ``PostgresStorageError/invalidURL(_:)`` saying what is wrong. A
+    /// URL without a password takes one from `environment` as libpq does
+    /// (``PostgresPassword``: `PGPASSWORD`, `PGPASSFILE`, `~/.pgpass`).
+    public init(url: String, environment: [String: String]? = nil) throws {
+        let environment = environment ?? ProcessInfo.processInfo.environment
         let redacted = Self.redact(url)
         guard let components = URLComponents(string: url), let scheme = components.scheme,
               scheme == "postgres" || scheme == "postgresql"
@@ -25,7 +34,9 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         guard let user = components.user?.removingPercentEncoding, !user.isEmpty else {
             throw PostgresStorageError.invalidURL("\(redacted) names no user (postgres://USER@HOST/DATABASE)")
         }
-        let password = components.password?.removingPercentEncoding
+        var password = components.password?.removingPercentEncoding
+        urlHasPassword = password != nil
+        var notes: [String] = []
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         guard let database = path.removingPercentEncoding, !database.isEmpty, !database.contains("/") else {
             throw PostgresStorageError.invalidURL("\(redacted) names no database (postgres://USER@HOST/DATABASE)")
@@ -50,6 +61,9 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
             guard directory.hasPrefix("/") else {
                 throw PostgresStorageError.invalidURL("\(redacted): host=\(directory) must be the socket's directory, an absolute path")
             }
+            if password == nil {
+                (password, notes) = PostgresPassword.find(host: directory, port: port, database: database, user: user, socket: true, environment: environment)
+            }
             configuration = PostgresClient.Configuration(
                 unixSocketPath: directory + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
             connectionConfiguration = PostgresConnection.Configuration(
@@ -57,6 +71,9 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         } else {
             guard let host = components.host, !host.isEmpty else {
                 throw PostgresStorageError.invalidURL("\(redacted) names no host (postgres://USER@HOST/DATABASE, or ?host=/socket/directory)")
+            }
+            if password == nil {
+                (password, notes) = PostgresPassword.find(host: host, port: port, database: database, user: user, socket: false, environment: environment)
             }
             let tls: PostgresClient.Configuration.TLS
             let connectionTLS: PostgresConnection.Configuration.TLS
@@ -74,6 +91,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
                 host: host, port: port, username: user, password: password, database: database, tls: connectionTLS)
         }
         description = redacted
+        self.notes = notes
     }
 
     private static func sslContext() throws -> NIOSSLContext {

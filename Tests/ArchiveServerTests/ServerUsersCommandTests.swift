@@ -142,4 +142,46 @@ struct ServerUsersCommandTests {
         let token = try run(["users", "token", "alice"] + storage)
         #expect(token.status == 0 && token.stdout.hasPrefix("fa_"), "\(token.stderr)")
     }
+
+    /// The PostgreSQL password need not be on the command line (where every local user reads
+    /// it in `/proc/PID/cmdline`): a URL without one takes it from `PGPASSWORD` or a password
+    /// file as libpq does; a password file others can read is ignored, saying so; one in
+    /// `--postgres` works but is warned of. On a server of the test's own whose role `keeper`
+    /// must give its password.
+    @Test func thePostgresPasswordStaysOutOfTheCommandLine() throws {
+        let postgres = try TestPostgres.dedicated()
+        let url = try postgres.addPasswordUser("keeper", password: "s3cret:pw")
+        func list(_ arguments: [String], _ environment: [String: String]) throws -> ChildProcess.Result {
+            try run(["users", "list"] + arguments, environment: environment)
+        }
+        // No password anywhere: refused by PostgreSQL, said in one sentence.
+        let none = try list(["--postgres", url], ["HOME": directory.url.path])
+        #expect(none.status != 0, "\(none.stdout)")
+        // PGPASSWORD.
+        let fromEnvironment = try list(["--postgres", url], ["PGPASSWORD": "s3cret:pw"])
+        #expect(fromEnvironment.status == 0 && !fromEnvironment.stderr.contains("password"), "\(fromEnvironment.stderr)")
+        // A password file: the socket's directory as the host, a `:` escaped in the password.
+        let passfile = directory.path("pgpass")
+        let line = "\(postgres.socketDirectory.replacingOccurrences(of: ":", with: "\\:")):5432:keeper:keeper:s3cret\\:pw\n"
+        #expect(TestFile.create(atPath: passfile, contents: Data(("# comment\n*:*:other:other:nope\n" + line).utf8)))
+        #expect(chmod(passfile, 0o600) == 0)
+        let fromFile = try list(["--postgres", url], ["PGPASSFILE": passfile])
+        #expect(fromFile.status == 0 && !fromFile.stderr.contains("password"), "\(fromFile.stderr)")
+        // `localhost` stands for a socket too, as in libpq; ~/.pgpass is the default.
+        let home = directory.path("home")
+        #expect(mkdir(home, 0o700) == 0)
+        #expect(TestFile.create(atPath: home + "/.pgpass", contents: Data("localhost:*:*:keeper:s3cret\\:pw\n".utf8)) && chmod(home + "/.pgpass", 0o600) == 0)
+        #expect(try list(["--postgres", url], ["HOME": home]).status == 0)
+        // Readable by others: ignored, saying so, and refused by PostgreSQL without it.
+        #expect(chmod(passfile, 0o644) == 0)
+        let loose = try list(["--postgres", url], ["PGPASSFILE": passfile])
+        #expect(loose.status != 0 && loose.stderr.contains("can be read by other users (mode 644); it was ignored, as libpq ignores it: chmod 600"), "\(loose.stderr)")
+        // In ARCHIVE_SERVER_POSTGRES, with the password: no warning (the environment is the process's own).
+        let inVariable = try list([], ["ARCHIVE_SERVER_POSTGRES": url.replacingOccurrences(of: "keeper@", with: "keeper:s3cret%3Apw@")])
+        #expect(inVariable.status == 0 && !inVariable.stderr.contains("password"), "\(inVariable.stderr)")
+        // On the command line: works, warned of, the password never printed.
+        let inArgv = try list(["--postgres", url.replacingOccurrences(of: "keeper@", with: "keeper:s3cret%3Apw@")], [:])
+        #expect(inArgv.status == 0, "\(inArgv.stderr)")
+        #expect(inArgv.stderr.contains("warning: the PostgreSQL password is on the command line (--postgres)") && !inArgv.stderr.contains("s3cret"), "\(inArgv.stderr)")
+    }
 }

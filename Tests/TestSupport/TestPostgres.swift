@@ -69,6 +69,36 @@ public final class TestPostgres: Sendable {
         }
     }
 
+    /// Adds the role `user` with `password`, and a database of its own named as it, which it
+    /// reaches only with that password (a `scram-sha-256` line first in `pg_hba.conf`, every
+    /// other role trusted as before); returns that database's URL, without the password.
+    /// Use it on a server of the test's own (``dedicated()``).
+    public func addPasswordUser(_ user: String, password: String) throws -> String {
+        for sql in ["CREATE ROLE \(user) LOGIN PASSWORD '\(password)'", "CREATE DATABASE \(user) OWNER \(user)"] {
+            let result = try ChildProcess.run(
+                binaries + "/psql", ["-X", "-q", "-h", socketDirectory, "-U", "archive", "-d", "postgres", "-c", sql], timeout: .seconds(60))
+            guard result.status == 0 else { throw Unavailable(description: "\(sql) failed: \(result.stderr)") }
+        }
+        let hba = socketDirectory + "/data/pg_hba.conf"
+        guard let rules = FileManager.default.contents(atPath: hba), let handle = FileHandle(forWritingAtPath: hba) else {
+            throw Unavailable(description: "cannot read and write \(hba)")
+        }
+        // Written in place: the file keeps its owner (the server's user).
+        try handle.write(contentsOf: Data("local all \(user) scram-sha-256\n".utf8) + rules)
+        try handle.close()
+        let reload = try ChildProcess.run(
+            binaries + "/psql", ["-X", "-q", "-h", socketDirectory, "-U", "archive", "-d", "postgres", "-c", "SELECT pg_reload_conf()"], timeout: .seconds(60))
+        guard reload.status == 0 else { throw Unavailable(description: "pg_reload_conf failed: \(reload.stderr)") }
+        // The reload is the server's to do: until a connection without the password is refused.
+        let loaded = Deadline.poll(every: .milliseconds(20)) {
+            let attempt = try? ChildProcess.run(
+                binaries + "/psql", ["-X", "-q", "-w", "-h", socketDirectory, "-U", user, "-d", user, "-c", "SELECT 1"], environment: [:], timeout: .seconds(60))
+            return attempt.map { $0.status != 0 } ?? false
+        }
+        guard loaded else { throw Unavailable(description: "the server did not start asking \(user) for a password") }
+        return "postgres://\(user)@/\(user)?host=\(socketDirectory)"
+    }
+
     /// A new, empty database on the server, as the URL `archive-server --postgres` takes.
     public func newDatabase() throws -> String {
         let name = "t\(databases.add(1, ordering: .relaxed).newValue)"
