@@ -79,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("metrics-port"), help: ArgumentHelp("Serve the service's metrics at http://127.0.0.1:PORT/metrics, in Prometheus's text format.", valueName: "port"))
     var metricsPort: Int?
 
-    @Option(name: .customLong("public-url"), help: ArgumentHelp("The service's address as browsers reach it, when a proxy in front terminates TLS (https://HOST…): the page's session cookie is then Secure and its pages say Strict-Transport-Security.", valueName: "url"))
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("The service's address as browsers reach it (https://HOST… behind a proxy that terminates TLS): only requests for that host, or loopback, are answered (DNS rebinding); with https, the session cookie is Secure and answers say Strict-Transport-Security.", valueName: "url"))
     var publicURL: String?
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
@@ -242,7 +242,7 @@ struct ServeCommand: AsyncParsableCommand {
         let router = try ServiceRouter(
             backend: backend, limits: limits,
             catalog: CatalogResponder(catalog: BundledArchiveRepository(), delay: delay, failRate: failRate, baseURL: baseURL),
-            events: events, overHTTPS: overHTTPS, measured: metricsPort != nil, logger: logger
+            events: events, overHTTPS: overHTTPS, publicURL: publicURL, measured: metricsPort != nil, logger: logger
         ).router()
         var main = try runner.listener(router.buildResponder(), host: host, port: port, maximumConnections: budget.connections, tls: runner.tls) { url in
             readiness.service(url)

@@ -195,4 +195,35 @@ struct ServiceFrameTests {
         #expect(plainAnswer.header("Set-Cookie")?.contains("Secure") == false)
         #expect(try plain.call("GET", "/").header("Strict-Transport-Security") == nil)
     }
+
+    /// With `--public-url`, only requests for that host (with or without its default port)
+    /// or for a loopback name are answered: another name pointed at this machine (DNS
+    /// rebinding) gets `421`, before any route (before: every `Host` answered).
+    @Test("with --public-url, a request for another host is refused 421; the public host and loopback are answered")
+    func onlyThePublicHostIsAnswered() throws {
+        let server = try ServiceProcess(arguments: ["--public-url", "https://Archive.Example.com"])
+        let token = try server.addUser("alice")
+        let port = try #require(URL(string: server.url)?.port)
+        func status(host: String?, _ target: String = "/health", token: String? = nil) throws -> Int {
+            let connection = try RawHTTPConnection(url: server.url)
+            var head = "GET \(target) HTTP/1.1\r\n"
+            if let host { head += "Host: \(host)\r\n" }
+            if let token { head += "Authorization: Bearer \(token)\r\n" }
+            connection.send(Array((head + "Connection: close\r\n\r\n").utf8))
+            return try connection.readResponse(hasBody: true, timeout: .seconds(10)).status
+        }
+        for host in ["archive.example.com", "ARCHIVE.example.com:443", "127.0.0.1:\(port)", "localhost:\(port)", "localhost", "[::1]:\(port)"] {
+            #expect(try status(host: host) == 200, "\(host)")
+        }
+        for host in ["evil.example", "archive.example.com.evil.example", "archive.example.com:8443", "127.0.0.1.evil.example", "[::1].evil", ""] {
+            #expect(try status(host: host) == 421, "\(host)")
+        }
+        #expect(try status(host: "evil.example", SyncAPI.pullPath + "?device=\(Changes.device(1))&cursor=0", token: token) == 421)
+        #expect(try status(host: nil) == 421)
+        // Without --public-url, any host (as before: a server on loopback or behind a proxy that sets none).
+        let plain = try ServiceProcess()
+        let connection = try RawHTTPConnection(url: plain.url)
+        connection.send(Array("GET /health HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n".utf8))
+        #expect(try connection.readResponse(hasBody: true, timeout: .seconds(10)).status == 200)
+    }
 }

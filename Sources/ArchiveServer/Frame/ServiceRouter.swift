@@ -11,6 +11,7 @@ public import Logging
 /// - around every route, outermost first: the request's log line (``RequestLogMiddleware``),
 ///   Hummingbird's `MetricsMiddleware` (by the router's endpoint path: a path of no route
 ///   is `NotFound`, never a series of its own), the framing rules (``FramingMiddleware``),
+///   with a public URL only its host and loopback answered (``HostCheckMiddleware``),
 ///   `Strict-Transport-Security` over HTTPS (``TransportSecurityMiddleware``),
 ///   errors as JSON answers (``ErrorAnswerMiddleware``) and the request's deadline for
 ///   work with the database (``StorageDeadlineMiddleware``; a body is read within a bound
@@ -25,19 +26,23 @@ public struct ServiceRouter: Sendable {
     let catalog: CatalogResponder<ServiceRequestContext>
     let events: FeedEvents
     let overHTTPS: Bool
+    /// `--public-url`: only requests for its host (or loopback) are answered.
+    let publicURL: String?
     let measured: Bool
     let logger: Logger
     let wallClock: @Sendable () -> Int64
 
     /// The routes of `backend`'s users within `limits`, and `catalog`; `events` hears of
     /// every push that lands. `overHTTPS`: browsers reach the page over HTTPS (the cookie
-    /// is `Secure`, pages say `Strict-Transport-Security`). `measured`: requests are
+    /// is `Secure`, pages say `Strict-Transport-Security`); `publicURL`, the address they
+    /// reach (`--public-url`): a request for another host is refused. `measured`: requests are
     /// counted (Hummingbird's `MetricsMiddleware`). Logs to `logger`; judges how far ahead a
     /// pushed stamp is by `wallClock` (the system's clock unless a test sets one).
     public init(
         backend: any SyncBackend, limits: SyncServiceLimits, catalog: CatalogResponder<ServiceRequestContext>, events: FeedEvents,
-        overHTTPS: Bool, measured: Bool = false, logger: Logger, wallClock: (@Sendable () -> Int64)? = nil
+        overHTTPS: Bool, publicURL: String? = nil, measured: Bool = false, logger: Logger, wallClock: (@Sendable () -> Int64)? = nil
     ) {
+        self.publicURL = publicURL
         self.backend = backend
         self.limits = limits
         self.catalog = catalog
@@ -54,6 +59,7 @@ public struct ServiceRouter: Sendable {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         if measured { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: FramingMiddleware())
+        if let publicURL, let check = HostCheckMiddleware(publicURL: publicURL) { router.add(middleware: check) }
         if overHTTPS { router.add(middleware: TransportSecurityMiddleware()) }
         router.add(middleware: ErrorAnswerMiddleware(logger: logger))
         router.add(middleware: StorageDeadlineMiddleware(limit: limits.requestTimeout))
