@@ -24,6 +24,26 @@ extension PostgresSyncStorage {
         }
     }
 
+    public func signInTarget(of secret: AccessToken) async throws -> SignInTarget? {
+        let hash = secret.hash, now = wallClock()
+        do {
+            return try await client.withConnection { connection in
+                let rows = try await connection.query("""
+                    SELECT u.name, l.label, encode(l.token_hash, 'hex') FROM sign_in_links l JOIN users u ON u.id = l.user_id
+                    WHERE l.token_hash = decode(\(Hex.encode(hash)), 'hex') AND l.expires_at > \(now)
+                    """, logger: logger)
+                var target: SignInTarget?
+                for try await (name, label, stored) in rows.decode((String, String, String).self)
+                where AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash) {
+                    target = SignInTarget(user: name, label: label)
+                }
+                return target
+            }
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: "reading a sign-in link")
+        }
+    }
+
     public func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome {
         let hash = secret.hash, now = wallClock()
         return try await PostgresTransaction.run(client, while: "using a sign-in link", logger: logger) { connection in

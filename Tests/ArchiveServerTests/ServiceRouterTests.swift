@@ -41,6 +41,7 @@ struct ServiceRouterTests {
             try await inner.redeemSignInLink(secret, device: device, session: session, sessionEnd: sessionEnd)
         }
         func endSession(_ user: AuthenticatedUser) async throws { try await inner.endSession(user) }
+        func signInTarget(of secret: AccessToken) async throws -> SignInTarget? { try await inner.signInTarget(of: secret) }
         func favorites(of user: AuthenticatedUser, matching: String, after: FavoritesPosition?, limit: Int, window: Int) async throws -> FavoritesPage {
             if failsPages { throw Unexpected() }
             if hangs { try await Self.hang() }

@@ -39,6 +39,10 @@ struct WebPageTests {
         let page = try server.call("GET", "/signin?link=\(WebClient.secret(of: link))")
         #expect(page.status == 200)
         #expect(page.header("Referrer-Policy") == "no-referrer")
+        // It says whom it signs in as, before it is used (before: only "a new device of your archive").
+        #expect(page.text.contains("It signs in as <strong>alice</strong>, the new device labelled <strong>phone</strong>"), "\(page.text)")
+        // Looking does not use it: a second look says the same.
+        #expect(try server.call("GET", "/signin?link=\(WebClient.secret(of: link))").text.contains("<strong>phone</strong>"))
         let first = try WebClient.signIn(server, secret: WebClient.secret(of: link))
         #expect(first.status == 303)
         let cookie = try #require(first.header("Set-Cookie"))
@@ -49,6 +53,9 @@ struct WebPageTests {
         let again = try WebClient.signIn(server, secret: WebClient.secret(of: link))
         #expect(again.status == 403)
         #expect(again.header("Set-Cookie") == nil)
+        // Its page now says it does not sign in, and offers no button.
+        let usedPage = try server.call("GET", "/signin?link=\(WebClient.secret(of: link))")
+        #expect(usedPage.status == 403 && usedPage.text.contains("This link does not sign in") && !usedPage.text.contains("sign-in\""), "\(usedPage.text)")
         let session = String(cookie.split(separator: ";")[0])
         let signedIn = try server.call("GET", "/", headers: ["Cookie: \(session)"])
         #expect(signedIn.text.contains("phone · alice"))
@@ -98,6 +105,19 @@ struct WebPageTests {
         let limited = try WebClient.signIn(server, secret: good)
         #expect(limited.status == 429)
         #expect(limited.header("Retry-After") != nil)
+    }
+
+    @Test("looking a link up counts as a try: ten pages of links that do not work, and even a good link's page waits")
+    func signInPageLookupsAreLimited() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        for _ in 0..<10 {
+            #expect(try server.call("GET", "/signin?link=" + AccessToken.generate().text).status == 403)
+        }
+        let good = WebClient.secret(of: try WebClient.link(server, user: "alice", label: "phone"))
+        let page = try server.call("GET", "/signin?link=" + good)
+        #expect(page.status == 429 && page.header("Retry-After") != nil && !page.text.contains("alice"), "\(page.status)")
+        #expect(try WebClient.signIn(server, secret: good).status == 429)
     }
 
     @Test("a heart in the page is a change of that device: a CLI device receives it by archive sync, and the reverse", arguments: ServiceBackend.allCases)

@@ -15,6 +15,11 @@ extension SQLiteSyncBackend {
         }
     }
 
+    public func signInTarget(of secret: AccessToken) async throws -> SignInTarget? {
+        let now = wallClock()
+        return try await run("reading a sign-in link") { try users.signInTarget(of: secret, now: now) }
+    }
+
     public func endSession(_ user: AuthenticatedUser) async throws {
         try await run("signing out a device of \(user.name)") { try users.endSession(user) }
     }

@@ -30,6 +30,9 @@ public protocol SyncBackend: Sendable {
     /// says how): a good one makes `session` the token of a new device bound to `device`,
     /// working until `sessionEnd` (Unix milliseconds).
     func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome
+    /// Whom the sign-in link `secret` signs in as, without using it; `nil` when it is not a
+    /// link that works now (never made, used, past its end).
+    func signInTarget(of secret: AccessToken) async throws -> SignInTarget?
 
     /// Ends the session `user` signed in with (its device token), and forgets its device.
     func endSession(_ user: AuthenticatedUser) async throws

@@ -239,6 +239,21 @@ public struct UserStore: UserDirectory {
         }
     }
 
+    /// Whom the sign-in link `secret` signs in as at `now`, without using it; `nil` when it
+    /// is not a link that works.
+    public func signInTarget(of secret: AccessToken, now: Int64) throws -> SignInTarget? {
+        let hash = secret.hash
+        return try database.queue.read { db in
+            try db.fetchOne("""
+                SELECT u.name, l.label, l.token_hash FROM sign_in_links l JOIN users u ON u.id = l.user
+                WHERE l.token_hash = ? AND l.expires_at > ?
+                """, hash, now, row: { row in
+                    AccessToken.constantTimeEqual(row.withBlob(at: 2) { Array($0) }, hash)
+                        ? SignInTarget(user: try row.column(String.self, at: 0), label: try row.column(String.self, at: 1)) : nil
+                }) ?? nil
+        }
+    }
+
     /// Ends the session (the device token) `user` signed in with, and forgets its device.
     public func endSession(_ user: AuthenticatedUser) throws {
         try database.queue.write { db in

@@ -56,9 +56,8 @@ struct PageRoutes: Sendable {
         let script: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
         routes.get("web/app.css", use: stylesheet).head("web/app.css", use: stylesheet)
         routes.get("web/app.js", use: script).head("web/app.js", use: script)
-        routes.get("signin") { request, _ in
-            let link = try Self.query(of: request)["link"] ?? ""
-            return pages.render("signin", ["title": "Sign in", "link": link])
+        routes.get("signin") { request, context in
+            try await signInPage(try Self.query(of: request)["link"] ?? "", context: context)
         }
         for path in ["", "favorites"] {
             let answer: @Sendable (Request, ServiceRequestContext) async throws -> Response = { request, context in
@@ -148,15 +147,41 @@ struct PageRoutes: Sendable {
         return response
     }
 
+    /// The sign-in page of `link`: whom it signs in as (a user and a device label), before
+    /// it is used, so that a link someone else sent is not followed blindly. The lookup is
+    /// counted as a try of the link, under the same limit as signing in (it would otherwise
+    /// tell a guesser which secrets work).
+    private func signInPage(_ link: String, context: ServiceRequestContext) async throws -> Response {
+        guard !link.isEmpty else { return pages.render("signin", ["title": "Sign in", "link": link]) }
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let now = wallClock()
+        if let wait = limiter.wait(for: address, now: now) {
+            throw WebRefusal(.tooManyRequests, "Too many sign-ins", "Too many sign-in links that did not work came from this address: wait \((wait + 999) / 1000) s, then open a new link.")
+        }
+        guard link.hasPrefix(AccessToken.prefix), link.utf8.count == AccessToken.prefix.utf8.count + 43 else {
+            limiter.failed(address, now: now)
+            throw Self.refusedLink
+        }
+        let backend = self.backend, secret = AccessToken(text: link)
+        guard let target = try await context.storageDeadline.run("reading a sign-in link", { try await backend.signInTarget(of: secret) }) else {
+            limiter.failed(address, now: now)
+            throw Self.refusedLink
+        }
+        return pages.render("signin", ["title": "Sign in", "link": link, "target": ["user": target.user, "label": target.label]])
+    }
+
+    /// A sign-in link that does not work, whatever the reason (never made, used, past its end).
+    static let refusedLink = WebRefusal(
+        .forbidden, "This link does not sign in",
+        "This sign-in link was used already, is past its 10 minutes, or is not one: on the server, archive-server devices link USER LABEL makes a new one.")
+
     private func signIn(_ link: String, context: ServiceRequestContext) async throws -> Response {
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         let now = wallClock()
         if let wait = limiter.wait(for: address, now: now) {
             throw WebRefusal(.tooManyRequests, "Too many sign-ins", "Too many sign-in links that did not work came from this address: wait \((wait + 999) / 1000) s, then open a new link.")
         }
-        let refused = WebRefusal(
-            .forbidden, "This link does not sign in",
-            "This sign-in link was used already, is past its 10 minutes, or is not one: on the server, archive-server devices link USER LABEL makes a new one.")
+        let refused = Self.refusedLink
         guard link.hasPrefix(AccessToken.prefix), link.utf8.count == AccessToken.prefix.utf8.count + 43 else {
             limiter.failed(address, now: now)
             throw refused

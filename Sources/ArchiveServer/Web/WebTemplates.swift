@@ -122,6 +122,7 @@ public enum WebTemplates {
         <main id="main" class="narrow">
         <h1>Sign in</h1>
         <p>This link signs this browser in as a new device of your archive. It works once, for 10 minutes.</p>
+        {{#target}}<p class="target">It signs in as <strong>{{user}}</strong>, the new device labelled <strong>{{label}}</strong>: if that is not you, do not sign in.</p>{{/target}}
         <form method="post" action="/signin">
         <input type="hidden" name="link" value="{{link}}">
         <button type="submit" id="sign-in">Sign in on this browser</button>
