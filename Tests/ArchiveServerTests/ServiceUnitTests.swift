@@ -46,4 +46,50 @@ struct ServiceUnitTests {
         #expect(server.wait().status == 0)
         #expect(FileManager.default.fileExists(atPath: directory.path("server.sqlite3")))
     }
+
+    /// The unit's own system-call filter and address families (`SystemCallFilter=`,
+    /// `RestrictAddressFamilies=`, expanded by `systemd-analyze syscall-filter` and applied
+    /// with seccomp by `Tests/Sandbox/unit_sandbox.py`, as systemd applies them) and an
+    /// unprivileged user, as `DynamicUser=` gives: the server starts, serves `/health` and a
+    /// sync, and makes a backup. Before, `@resources` was denied whole, and the Swift
+    /// runtime's `setpriority` as the server starts got it killed (SIGSYS, status 159):
+    /// the unit as it was is run too, and must be killed so.
+    @Test func theServiceRunsUnderTheUnitsOwnSandbox() throws {
+        let python = "/usr/bin/python3"
+        let probe = try ChildProcess.run(python, ["-c", "import seccomp"], timeout: Deadline.standard)
+        try #require(probe.status == 0, "python3-seccomp (Debian's package, for /usr/bin/python3) is needed: \(probe.stderr)")
+        let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Sandbox/unit_sandbox.py").standardized.path
+        let directory = try TemporaryDirectory()
+        let (unit, text) = try installedUnit(in: directory)
+        let nobody: UInt32 = 65_534
+        let state = directory.path("state")
+        #expect(mkdir(state, 0o700) == 0 && chown(state, nobody, nobody) == 0)
+        let sandbox = [python, helper, unit, String(nobody), state, "--"]
+        func admin(_ arguments: [String]) throws -> ChildProcess.Result {
+            try ChildProcess.run(
+                python, Array(sandbox.dropFirst()) + [ServiceProcess.executable.path] + arguments + ["--database", "server.sqlite3"],
+                environment: ServiceProcess.environment(directory), timeout: .seconds(120))
+        }
+        let added = try admin(["users", "add", "alice"])
+        try #require(added.status == 0, "users add under the unit's sandbox: exit \(added.status): \(added.stderr)")
+        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServiceProcess(.sqlite, database: "server.sqlite3", directory: directory, launcher: sandbox)
+        #expect(try server.call("GET", "/health").status == 200)
+        _ = try ServiceProcess.archive(["add", "21"], database: directory.path("phone.sqlite3"), in: directory)
+        let synced = try ServiceProcess.archive(
+            ["sync", "--server", server.url, "--token-stdin"], database: directory.path("phone.sqlite3"), in: directory, input: .pipe(Data((token + "\n").utf8)))
+        #expect(synced.status == 0 && synced.stdout.contains("sent 1"), "\(synced.stdout)\(synced.stderr)")
+        let backup = try admin(["backup", "backup.sqlite3"])
+        #expect(backup.status == 0, "backup under the unit's sandbox: exit \(backup.status): \(backup.stderr)")
+        let stopped = try #require(server.stop())
+        #expect(stopped.status == 0, "\(stopped.stderr.suffix(2_000))")
+
+        // The harness can fail: the unit as it was, with all of @resources denied.
+        let before = directory.path("before.service")
+        try text.replacingOccurrences(of: "SystemCallFilter=setpriority\n", with: "").write(toFile: before, atomically: true, encoding: .utf8)
+        let killed = try ChildProcess.run(
+            python, [helper, before, String(nobody), state, "--", ServiceProcess.executable.path, "--database", "server.sqlite3", "--port", "0"],
+            environment: ServiceProcess.environment(directory), timeout: .seconds(120))
+        #expect(killed.status == 128 + SIGSYS, "the unit as it was: exit \(killed.status): \(killed.stderr.suffix(500))")
+    }
 }
