@@ -64,7 +64,10 @@ enum CAFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled) }
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(descriptor, base + filled, buffer.count - filled)
+            }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw .unreadableCAFile(path: path, reason: String(cString: strerror(errno))) }
             if count == 0 { break }

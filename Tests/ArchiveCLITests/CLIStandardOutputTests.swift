@@ -68,15 +68,20 @@ struct CLIStandardOutputTests {
         #expect(result.stderr.contains("cannot write to standard output: File too large"), "\(result.stderr)")
     }
 
+    /// Imports `count` favorites (IDs from 101) into the test's database.
+    func importFavorites(_ count: Int) throws {
+        let records = (1...count).map { id in
+            #"{"id":\#(id + 100),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理 \#(id)","shopName":"店","introduction":"紹介","storedAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        let importFile = cli.directory.path("many-\(count).json")
+        try ("[" + records.joined(separator: ",") + "]").write(toFile: importFile, atomically: false, encoding: .utf8)
+        #expect(try cli.run(["import", importFile]).status == 0)
+    }
+
     /// The export past the limit: to a file, nothing is left and the message says so; to
     /// standard output, the message says that what was written is incomplete.
     @Test func anExportPastTheFileSizeLimitSaysWhatWasLeft() throws {
-        let records = (1...1_000).map { id in
-            #"{"id":\#(id + 100),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理 \#(id)","shopName":"店","introduction":"紹介","storedAt":"2026-01-01T00:00:00.000Z"}"#
-        }
-        let importFile = cli.directory.path("many.json")
-        try ("[" + records.joined(separator: ",") + "]").write(toFile: importFile, atomically: false, encoding: .utf8)
-        #expect(try cli.run(["import", importFile]).status == 0)
+        try importFavorites(1_000)
         let file = cli.directory.path("export.json")
         let toFile = try run(["export", "--output", file], redirection: "", prefix: Self.limit)
         #expect(toFile.status == 1, "exit \(toFile.status): \(toFile.stderr)")
@@ -93,12 +98,7 @@ struct CLIStandardOutputTests {
     /// over an empty or truncated output (`--limit 10` failed correctly). 5,000 favorites,
     /// about 1.5 MB of JSON: to a full disk, and past `ulimit -f 64`.
     @Test func aLargeOutputThatFailsFailsTheCommand() throws {
-        let records = (1...5_000).map { id in
-            #"{"id":\#(id + 100),"photoUrl":"https://p/\#(id).jpg","category":"和食","dishName":"料理 \#(id)","shopName":"店","introduction":"紹介","storedAt":"2026-01-01T00:00:00.000Z"}"#
-        }
-        let importFile = cli.directory.path("many.json")
-        try ("[" + records.joined(separator: ",") + "]").write(toFile: importFile, atomically: false, encoding: .utf8)
-        #expect(try cli.run(["import", importFile]).status == 0)
+        try importFavorites(5_000)
         for arguments in [["--json", "favorites", "--limit", "5000"], ["favorites", "--limit", "5000"], ["--json", "search", "料理"]] {
             let full = try run(arguments, redirection: "> /dev/full")
             #expect(full.status == 1, "\(arguments): exit \(full.status): \(full.stderr)")

@@ -62,8 +62,17 @@ struct ServiceUnitTests {
         let directory = try TemporaryDirectory()
         let (unit, text) = try installedUnit(in: directory)
         let nobody: UInt32 = 65_534
-        let state = directory.path("state")
-        #expect(mkdir(state, 0o700) == 0 && chown(state, nobody, nobody) == 0)
+        // The state directory where that user can reach it: SQLite opens a database by its
+        // absolute path, and the test's temporary directory may sit in one only root can
+        // enter (CI's is a `mktemp -d` of mode 700). /tmp is open to every user; removed below.
+        var template = Array("/tmp/favorite-archive-unit-XXXXXX".utf8CString)
+        let made: String? = template.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let path = mkdtemp(base) else { return nil }
+            return String(cString: path)
+        }
+        let state = try #require(made, "mkdtemp in /tmp: \(String(cString: strerror(errno)))")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(chmod(state, 0o700) == 0 && chown(state, nobody, nobody) == 0)
         let sandbox = [python, helper, unit, String(nobody), state, "--"]
         func admin(_ arguments: [String]) throws -> ChildProcess.Result {
             try ChildProcess.run(
