@@ -10,7 +10,7 @@ import Testing
 /// every `;` that ended a line: a string holding `--` lost its end and a `$$` body its
 /// second half, and the migration failed or stored the wrong text. Seen red with the old
 /// splitter (both tests).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.blockingWork, .timeLimit(.minutes(2)))
 struct PostgresMigrationTextTests {
     /// A migration of every shape the old splitter cut: a string with `--` and with `;` at
     /// a line's end, an escape string, a quoted name with `;`, a function whose `$$` body
@@ -45,14 +45,16 @@ struct PostgresMigrationTextTests {
         let url = try TestPostgres.server().newDatabase()
         var logger = Logger(label: "tests")
         logger.logLevel = .warning
-        let client = PostgresClient(configuration: try PostgresLocation(url: url).configuration, backgroundLogger: logger)
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await client.run() }
-            try await client.withConnection { connection in
-                try await PostgresMigrations.apply(Self.migration, on: connection, logger: logger)
-            }
-            group.cancelAll()
+        // One connection of its own (no pool: a pool's lease waits, uncancellably, for its
+        // `run()`, which a cancelled test may never have started).
+        let connection = try await PostgresConnection.connect(configuration: try PostgresLocation(url: url).connectionConfiguration, id: 1, logger: logger)
+        do {
+            try await PostgresMigrations.apply(Self.migration, on: connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
         }
+        try await connection.close()
         let rows = try TestPostgres.server().query(#"SELECT string_agg(id || '=' || "odd;name", '|' ORDER BY id) FROM notes"#, in: url)
         #expect(rows == "1=a -- not a comment|2=ends with;\na new line|3=it's; -- escaped|4=x;y42", "\(rows)")
     }

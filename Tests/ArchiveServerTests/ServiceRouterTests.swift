@@ -242,7 +242,9 @@ struct ServiceRouterTests {
             try await client.execute(uri: SyncAPI.pushPath, method: .post, headers: [.authorization: "Bearer " + token], body: ByteBuffer(string: push)) { response in
                 #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
                 #expect(response.headers[.retryAfter] != nil)
-                #expect(String(buffer: response.body).contains("nothing was acknowledged"))
+                // The push's deadline (or, on a machine busy enough, the token's check under the same one).
+                let said = String(buffer: response.body)
+                #expect(said.contains("nothing was acknowledged") || said.contains("cannot read its users now"), "\(said)")
             }
             let (cookie, csrf) = try await Self.signIn(client, link: link.text)
             try await client.execute(uri: "/favorites", method: .get, headers: [.cookie: cookie]) { response in
