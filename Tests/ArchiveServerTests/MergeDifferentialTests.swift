@@ -17,7 +17,7 @@ import Testing
 /// user's removals are collected after every batch: one user's tombstone collection must
 /// never touch another's. Seen red with PostgreSQL's content tie-break reversed (`>` for
 /// `<` on the fields) and with the SQLite backend's tombstone deletion without its user.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct MergeDifferentialTests {
     static let seeds: [UInt64] = Array(1...6)
 

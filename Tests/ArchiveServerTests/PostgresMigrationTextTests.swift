@@ -10,7 +10,7 @@ import Testing
 /// every `;` that ended a line: a string holding `--` lost its end and a `$$` body its
 /// second half, and the migration failed or stored the wrong text. Seen red with the old
 /// splitter (both tests).
-@Suite(.blockingWork, .timeLimit(.minutes(2)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct PostgresMigrationTextTests {
     /// A migration of every shape the old splitter cut: a string with `--` and with `;` at
     /// a line's end, an escape string, a quoted name with `;`, a function whose `$$` body

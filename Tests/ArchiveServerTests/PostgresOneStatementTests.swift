@@ -17,7 +17,7 @@ import Testing
 /// differential case and the shared token's count), the push's lock taken out of its
 /// statement (two pushes of one user took the same seqs), and the drop after a pull at the
 /// feed's end left out (the tombstones stayed, the stale push and forgotten device passed).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct PostgresOneStatementTests {
     static let start: Int64 = 1_790_000_000_000
 

@@ -11,7 +11,7 @@ import Testing
 /// shows a favorite past the position it gives. Seen red with the reads outside a
 /// transaction (two snapshots): favorites past the position within the first few hundred
 /// reads.
-@Suite(.blockingWork, .timeLimit(.minutes(3)))
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct PostgresPageSnapshotTests {
     @Test func aPageNeverShowsAFavoritePastItsPosition() async throws {
         try await PostgresOneStatementTests.withStorage(connections: 4) { storage, _ in

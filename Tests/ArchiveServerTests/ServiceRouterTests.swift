@@ -14,7 +14,7 @@ import Testing
 
 /// The service's routes and middleware answered in process (HummingbirdTesting's router
 /// framework: no process, no socket), on an in-memory database.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServiceRouterTests {
     /// The SQLite backend, with three faults a test may set: page reads that fail with an
     /// error no route expects, pushes and reads that never answer (until cancelled), and a
@@ -234,7 +234,7 @@ struct ServiceRouterTests {
         var limits = SyncServiceLimits()
         // Long enough that the calls that do answer (the token's check, a sign-in, the
         // page's own read) never pass it on a busy machine; the three that hang take it each.
-        limits.requestTimeout = .seconds(4)
+        limits.requestTimeout = .seconds(10)
         let (app, token, users) = try Self.application(hanging: true, limits: limits)
         let link = try Self.link(users)
         try await app.test(.router) { client in
