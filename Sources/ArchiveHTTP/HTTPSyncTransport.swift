@@ -35,8 +35,12 @@ public struct HTTPSyncTransport: SyncTransport {
     private static let clients = NIOLockedValueBox<[String?: HTTPClient]>([:])
 
     private static func client(trusting caFile: String?, within limit: Duration) throws -> HTTPClient {
-        try clients.withLockedValue { clients in
-            if let client = clients[caFile] { return client }
+        if let client = clients.withLockedValue({ $0[caFile] }) { return client }
+        // The CA file is read outside the lock: a read that takes its whole time limit holds
+        // up no other sync of the process.
+        let roots = try caFile.map { try CAFile.certificates(at: $0, within: limit) }
+        return clients.withLockedValue { clients in
+            if let client = clients[caFile] { return client }  // made meanwhile by another caller
             var configuration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
                 timeout: HTTPClient.Configuration.Timeout(connect: .seconds(30)),
@@ -44,7 +48,7 @@ public struct HTTPSyncTransport: SyncTransport {
             configuration.connectionPool.retryConnectionEstablishment = false
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.minimumTLSVersion = .tlsv12
-            if let caFile { tls.trustRoots = .certificates(try CAFile.certificates(at: caFile, within: limit)) }
+            if let roots { tls.trustRoots = .certificates(roots) }
             configuration.tlsConfiguration = tls
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[caFile] = client

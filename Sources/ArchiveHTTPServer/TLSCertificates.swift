@@ -38,7 +38,6 @@ public final class TLSCertificates: Sendable {
         certificatePath = certificate
         keyPath = key
         self.now = now
-        try Self.checkNotExpired(certificate, now: now())
         do {
             reloader = try TimedCertificateReloader.makeReloaderValidatingSources(
                 // Reloaded on SIGHUP only (``reload()``): the timer never runs.
@@ -48,6 +47,9 @@ public final class TLSCertificates: Sendable {
         } catch {
             throw Self.refusal(error, certificate: certificate, key: key)
         }
+        // What the reloader loaded, not a second read of the file.
+        let expires = summary.expires
+        if expires < now() { throw .expired(certificate: certificate, on: expires) }
     }
 
     /// The pair loaded last.
@@ -90,8 +92,8 @@ public final class TLSCertificates: Sendable {
     }
 
     /// Throws ``TLSCertificateError/expired(certificate:on:)`` when the first certificate of
-    /// the PEM file at `path` expired before `now`. A file that does not load is left to the
-    /// reloader, which says why.
+    /// the PEM file at `path` expired before `now`: checked before a reload, which cannot be
+    /// taken back. A file that does not load is left to the reloader, which says why.
     private static func checkNotExpired(_ path: String, now: Date) throws(TLSCertificateError) {
         guard let leaf = try? NIOSSLCertificate.fromPEMFile(path).first else { return }
         let expiry = Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter))

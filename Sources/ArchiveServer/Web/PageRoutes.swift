@@ -153,16 +153,8 @@ struct PageRoutes: Sendable {
     /// tell a guesser which secrets work).
     private func signInPage(_ link: String, context: ServiceRequestContext) async throws -> Response {
         guard !link.isEmpty else { return pages.render("signin", ["title": "Sign in", "link": link]) }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
-        let now = wallClock()
-        if let wait = limiter.wait(for: address, now: now) {
-            throw WebRefusal(.tooManyRequests, "Too many sign-ins", "Too many sign-in links that did not work came from this address: wait \((wait + 999) / 1000) s, then open a new link.")
-        }
-        guard link.hasPrefix(AccessToken.prefix), link.utf8.count == AccessToken.prefix.utf8.count + 43 else {
-            limiter.failed(address, now: now)
-            throw Self.refusedLink
-        }
-        let backend = self.backend, secret = AccessToken(text: link)
+        let (secret, address, now) = try linkSecret(link, context: context)
+        let backend = self.backend
         guard let target = try await context.storageDeadline.run("reading a sign-in link", { try await backend.signInTarget(of: secret) }) else {
             limiter.failed(address, now: now)
             throw Self.refusedLink
@@ -175,21 +167,29 @@ struct PageRoutes: Sendable {
         .forbidden, "This link does not sign in",
         "This sign-in link was used already, is past its 10 minutes, or is not one: on the server, archive-server devices link USER LABEL makes a new one.")
 
-    private func signIn(_ link: String, context: ServiceRequestContext) async throws -> Response {
+    /// The secret of `link`, once this address may try one (``SignInLimiter``) and the link
+    /// has a secret's shape (a malformed one counts as a failed try); with the address and
+    /// the time, for counting the try's outcome.
+    private func linkSecret(_ link: String, context: ServiceRequestContext) throws -> (secret: AccessToken, address: String, now: Int64) {
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         let now = wallClock()
         if let wait = limiter.wait(for: address, now: now) {
             throw WebRefusal(.tooManyRequests, "Too many sign-ins", "Too many sign-in links that did not work came from this address: wait \((wait + 999) / 1000) s, then open a new link.")
         }
-        let refused = Self.refusedLink
         guard link.hasPrefix(AccessToken.prefix), link.utf8.count == AccessToken.prefix.utf8.count + 43 else {
             limiter.failed(address, now: now)
-            throw refused
+            throw Self.refusedLink
         }
+        return (AccessToken(text: link), address, now)
+    }
+
+    private func signIn(_ link: String, context: ServiceRequestContext) async throws -> Response {
+        let (secret, address, now) = try linkSecret(link, context: context)
+        let refused = Self.refusedLink
         let session = AccessToken.generate()
         let device = DeviceID.random()
         let end = now + WebSession.lifetimeSeconds * 1000
-        let backend = self.backend, secret = AccessToken(text: link)
+        let backend = self.backend
         let outcome = try await context.storageDeadline.run("using a sign-in link") {
             try await backend.redeemSignInLink(secret, device: device, session: session, sessionEnd: end)
         }
