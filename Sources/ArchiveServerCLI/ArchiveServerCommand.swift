@@ -15,7 +15,7 @@ struct ArchiveServerCommand: AsyncParsableCommand {
             then on each device: printf '%s\\n' TOKEN | archive sync --server http://127.0.0.1:8080 --token-stdin. \
             The API: docs/SYNC-API.md.
             """,
-        subcommands: [ServeCommand.self, UsersCommand.self, DevicesCommand.self, BackupCommand.self, RenewFeedsCommand.self],
+        subcommands: [ServeCommand.self, UsersCommand.self, DevicesCommand.self, BackupCommand.self, RestoreCommand.self, RenewFeedsCommand.self],
         defaultSubcommand: ServeCommand.self)
 
     @OptionGroup var storage: ServerStorageOptions

@@ -10,10 +10,10 @@ struct BackupCommand: AsyncParsableCommand {
         discussion: """
             PATH is written whole or not at all (a copy beside it, synced, renamed onto it). \
             It says the copy's size and each user's feed position in it. Put back in place \
-            (the service stopped: cp PATH over the database, its -wal and -shm removed), \
-            every device reads its feed again and sends what the copy lacks: nothing is \
-            lost. PostgreSQL: pg_dump, then archive-server renew-feeds after a restore \
-            (docs/OPERATIONS.md).
+            with archive-server restore PATH (the service stopped), every revocation since \
+            is kept and every device reads its feed again and sends what the copy lacks: \
+            nothing is lost. PostgreSQL: pg_dump, then pg_restore into a new database and \
+            archive-server restore --from the old one (docs/OPERATIONS.md).
             """)
 
     @OptionGroup var storage: ServerStorageOptions

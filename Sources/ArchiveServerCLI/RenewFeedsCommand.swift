@@ -12,8 +12,8 @@ struct RenewFeedsCommand: AsyncParsableCommand {
             A restored copy has forgotten what devices pushed and pulled after it was made, \
             and would give the positions of its feeds out again. With new feeds, each device \
             reads its user's feed again from its start and sends what the service lacks. \
-            A backup written by archive-server backup needs no renewal (its feeds are new \
-            already); a PostgreSQL restored from pg_dump or a base backup does.
+            archive-server restore renews them itself (and keeps the revocations made since \
+            the backup); a base backup of PostgreSQL put back in place needs this.
             """)
 
     @OptionGroup var storage: ServerStorageOptions

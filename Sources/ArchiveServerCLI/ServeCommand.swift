@@ -143,6 +143,14 @@ struct ServeCommand: AsyncParsableCommand {
         SteadyMallocThreshold.enable()
         let storage = self.storage.merged(over: root.storage)
         let postgres = try storage.postgresLocation()
+        // Before the file opens: a restore running puts another file in its place, and
+        // `archive-server restore` must not replace the file of a running service.
+        let lock: ServiceLock?
+        do {
+            lock = postgres == nil ? try ServiceLock(database: try storage.databasePath(), exclusive: false) : nil
+        } catch {
+            throw ServerCLIError("cannot serve: \(error)")
+        }
         let database = postgres == nil ? try storage.open() : nil
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
@@ -155,6 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
             guard let database else { return }
             // Closed here, after the last request, not whenever a pool thread drops the last
             // reference: the closing checkpoint runs before the process exits.
+            // The lock let go after the database closes (defers run last first).
+            defer { withExtendedLifetime(lock) {} }
             defer { database.close() }
             try await serve(SQLiteSyncBackend(database: database), storage: database.path, signals: signals, logger: logger)
             return

@@ -301,6 +301,56 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         try await rows("giving every user a new feed", "UPDATE users SET feed = uuid_send(gen_random_uuid()) RETURNING id")
     }
 
+    public func revocationRecord() async throws -> RevocationRecord {
+        do {
+            var record = RevocationRecord()
+            for try await hash in try await client.query("SELECT encode(token_hash, 'hex') FROM revoked_tokens", logger: logger).decode(String.self) {
+                if let bytes = Hex.decode(hash) { record.tokenHashes.insert(bytes) }
+            }
+            for try await id in try await client.query("SELECT id FROM removed_users", logger: logger).decode(Int64.self) {
+                record.removedUsers.insert(id)
+            }
+            for try await high in try await client.query(PostgresQuery(unsafeSQL: Self.userIDHighWater), logger: logger).decode(Int64.self) {
+                record.userIDHighWater = high
+            }
+            return record
+        } catch {
+            throw PostgresStorageError.wrapping(error, while: "reading what the database revoked")
+        }
+    }
+
+    public func restore(keeping record: RevocationRecord) async throws -> RestoreOutcome {
+        // As hexadecimal text: one array parameter for every hash.
+        let hashes = record.tokenHashes.map { Hex.encode($0) }
+        let removed = Array(record.removedUsers)
+        return try await PostgresTransaction.run(client, while: "keeping the revocations of the database replaced", logger: logger) { connection in
+            // Each delete leaves its hash and ID in this copy's own record (the triggers).
+            var revoked = try await connection.query("""
+                DELETE FROM device_tokens WHERE token_hash IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) AS h) RETURNING id
+                """, logger: logger).collect().count
+            revoked += try await connection.query("""
+                DELETE FROM sign_in_links WHERE token_hash IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) AS h) RETURNING id
+                """, logger: logger).collect().count
+            try await connection.query("""
+                INSERT INTO revoked_tokens (token_hash) SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) AS h ON CONFLICT DO NOTHING
+                """, logger: logger)
+            let usersRemoved = try await connection.query("DELETE FROM users WHERE id = ANY(\(removed)::bigint[]) RETURNING id", logger: logger).collect().count
+            try await connection.query("INSERT INTO removed_users (id) SELECT unnest(\(removed)::bigint[]) ON CONFLICT DO NOTHING", logger: logger)
+            // No ID at or below the replaced database's highest is given again.
+            try await connection.query("""
+                SELECT setval(pg_get_serial_sequence('users', 'id'), greatest(\(record.userIDHighWater), (\(unescaped: Self.userIDHighWater)), 1))
+                """, logger: logger)
+            let users = try await connection.query("UPDATE users SET feed = uuid_send(gen_random_uuid()) RETURNING id", logger: logger).collect().count
+            return RestoreOutcome(credentialsRevoked: revoked, usersRemoved: usersRemoved, users: users)
+        }
+    }
+
+    /// The highest user ID ever given: the sequence's (none before the first), or a row's.
+    static let userIDHighWater = """
+        SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 0),
+            (SELECT coalesce(max(id), 0) FROM users), (SELECT coalesce(max(id), 0) FROM removed_users))::bigint
+        """
+
     public func addDevice(_ label: String, of user: String, now: Int64) async throws -> AccessToken {
         let name = try UserStore.canonicalName(user)
         let label = try UserStore.canonicalLabel(label)

@@ -12,8 +12,9 @@ import Testing
 /// pushes, more changes synced after it, then the backup put back in place. A heart made
 /// after the restore takes the copy's next position, and another device's resend of what
 /// the copy lacks runs past the position a third device's cursor names; every device and a
-/// newcomer still end with the same favorites, nothing lost, no manual step on a device. SQLite: `archive-server backup PATH`, copied over the database;
-/// PostgreSQL: `pg_dump`, `pg_restore` into a new database and `archive-server renew-feeds`.
+/// newcomer still end with the same favorites, nothing lost, no manual step on a device. SQLite: `archive-server backup PATH`, then
+/// `archive-server restore PATH`; PostgreSQL: `pg_dump`, `pg_restore` into a new database and
+/// `archive-server restore --from` the old one.
 /// (Seen red with the backup's feeds kept: a device read on from its old cursor and missed
 /// the changes the restored service gave those positions.)
 @Suite(.blockingWork, .timeLimit(.minutes(5)))
@@ -104,14 +105,16 @@ struct BackupRestoreTests {
         let restored: ServiceProcess
         switch backend {
         case .sqlite:
-            for suffix in ["", "-wal", "-shm"] { unlink(server.database + suffix) }
-            try FileManager.default.copyItem(atPath: backup, toPath: server.database)
+            let put = try ChildProcess.run(
+                ServiceProcess.executable.path, ["--database", server.database, "restore", backup], environment: ServiceProcess.environment(directory), timeout: .seconds(60))
+            #expect(put.status == 0 && put.stdout.contains("1 user(s), each with a new feed"), "\(put.stderr)")
             restored = try ServiceProcess(.sqlite, database: server.database, directory: directory)
         case .postgres:
             let url = try TestPostgres.server().restore(dump)
             let renewed = try ChildProcess.run(
-                ServiceProcess.executable.path, ["--postgres", url, "renew-feeds"], environment: ServiceProcess.environment(directory), timeout: .seconds(60))
-            #expect(renewed.status == 0 && renewed.stderr.contains("gave 1 user(s) a new feed"), "\(renewed.stderr)")
+                ServiceProcess.executable.path, ["--postgres", url, "restore", "--from", server.database], environment: ServiceProcess.environment(directory),
+                timeout: .seconds(60))
+            #expect(renewed.status == 0 && renewed.stdout.contains("1 user(s), each with a new feed"), "\(renewed.stderr)")
             restored = try ServiceProcess(.postgres, database: url, directory: directory)
         }
         // The tablet hearts 20 and syncs first: 20 takes the copy's next position. The laptop

@@ -11,7 +11,7 @@ import Glibc
 /// runs: pushes commit on, the copy sees none of them half), written beside `PATH`, synced,
 /// renamed onto it and its directory synced: `PATH` is the previous file or the whole new
 /// one. In the copy, every user gets a new feed (``UserDirectory/renewFeeds()``): a copy
-/// put back in place is a feed every device reads again from its start, and each device
+/// put back in place (``ServerRestore``) is a feed every device reads again from its start, and each device
 /// then sends what the copy lacks, so that all converge with nothing lost (docs/OPERATIONS.md).
 public struct ServerBackup: Sendable, Hashable, Codable {
     /// Where the backup is.
@@ -48,7 +48,7 @@ public struct ServerBackup: Sendable, Hashable, Codable {
         if let own = realpath(database.path, nil), let target = Self.resolved(output.target) {
             defer { free(own) }
             let source = String(cString: own)
-            guard target != source, target != source + "-wal", target != source + "-shm" else {
+            guard target != source, target != source + "-wal", target != source + "-shm", target != source + "-lock" else {
                 throw ServerBackupError.cannotWrite(path: path, reason: "it is the service's own database; give another path")
             }
         }
@@ -94,7 +94,7 @@ public struct ServerBackup: Sendable, Hashable, Codable {
     }
 
     /// Flushes the file (or directory) at `target` to the disk.
-    private static func sync(_ target: String, path: String, directory: Bool = false) throws {
+    static func sync(_ target: String, path: String, directory: Bool = false) throws {
         let descriptor = open(target, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0))
         guard descriptor >= 0 else { throw ServerBackupError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -126,7 +126,7 @@ public enum ServerBackupError: Error, Sendable, Hashable, CustomStringConvertibl
         case .cannotWrite(let path, let reason):
             "cannot write the backup \(path): \(reason); nothing was written there (an older backup at that path is as it was)"
         case .postgres:
-            "the service keeps its data in PostgreSQL: back it up with pg_dump (or a base backup), and after restoring one run archive-server renew-feeds (docs/OPERATIONS.md)"
+            "the service keeps its data in PostgreSQL: back it up with pg_dump, and put it back with pg_restore into a new database, then archive-server --postgres NEW restore --from OLD (docs/OPERATIONS.md)"
         }
     }
 }

@@ -24,6 +24,14 @@ public protocol UserDirectory: Sendable {
     /// cursor named the old feed, whose later positions the restored copy will give out
     /// again), then sends what the copy lacks. Run it with the service stopped.
     func renewFeeds() async throws -> Int
+    /// What this database has revoked (``RevocationRecord``), to carry into a copy that
+    /// replaces it.
+    func revocationRecord() async throws -> RevocationRecord
+    /// Makes this database, an older copy put back in place, keep every revocation of
+    /// `record` (the database it replaces): the credentials and users `record` names are
+    /// deleted here, no user ID at or below its high water is given again, and every user
+    /// gets a new feed (``renewFeeds()``), in one transaction. Run it with the service stopped.
+    func restore(keeping record: RevocationRecord) async throws -> RestoreOutcome
 
     /// A one-time sign-in link's secret for a new device of user `user` labelled `label`
     /// (`archive-server devices link`), working until `expiresAt` (Unix milliseconds).

@@ -93,6 +93,40 @@ public struct UserStore: UserDirectory {
         }
     }
 
+    /// What this database has revoked (``UserDirectory/revocationRecord()``).
+    public func revocationRecord() throws -> RevocationRecord {
+        try database.queue.read { db in
+            RevocationRecord(
+                tokenHashes: Set(try db.fetchAll("SELECT token_hash FROM revoked_tokens") { try $0.column([UInt8].self, at: 0) }),
+                removedUsers: Set(try db.fetchAll("SELECT id FROM removed_users") { try $0.int64(at: 0) }),
+                userIDHighWater: try db.fetchOne("SELECT high FROM id_high_water WHERE name = 'users'") { try $0.int64(at: 0) } ?? 0)
+        }
+    }
+
+    /// Keeps every revocation of `record` in this restored copy (``UserDirectory/restore(keeping:)``).
+    public func restore(keeping record: RevocationRecord) throws -> RestoreOutcome {
+        try database.queue.write { db in
+            var revoked = 0, removed = 0
+            // Each delete leaves its hash and ID in this copy's own record (the triggers).
+            for hash in record.tokenHashes {
+                try db.execute("DELETE FROM device_tokens WHERE token_hash = ?", hash)
+                revoked += db.changes
+                try db.execute("DELETE FROM sign_in_links WHERE token_hash = ?", hash)
+                revoked += db.changes
+                try db.execute("INSERT OR IGNORE INTO revoked_tokens (token_hash) VALUES (?)", hash)
+            }
+            for id in record.removedUsers {
+                // The user's tokens and links go with it (ON DELETE CASCADE, and the triggers).
+                try db.execute("DELETE FROM users WHERE id = ?", id)
+                removed += db.changes
+                try db.execute("INSERT OR IGNORE INTO removed_users (id) VALUES (?)", id)
+            }
+            try db.execute("UPDATE id_high_water SET high = max(high, ?) WHERE name = 'users'", record.userIDHighWater)
+            try db.execute("UPDATE users SET feed = randomblob(16)")
+            return RestoreOutcome(credentialsRevoked: revoked, usersRemoved: removed, users: db.changes)
+        }
+    }
+
     // MARK: - Devices
 
     /// A new token labelled `label` for one more device of user `user`.
