@@ -24,6 +24,11 @@ struct CLIDurabilityTests {
         }
         let unsynced = trace.unsynced(before: acknowledgement, keeps: keeps)
         #expect(unsynced.isEmpty, "\(arguments) acknowledged before these were on disk:\n\(unsynced.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        // The order, not only the state: the command's own commit was synced, then acknowledged
+        // (seen red with "♥ 21 stored" printed before its commit, when nothing was yet unsynced).
+        #expect(
+            !trace.syncedWrites(before: acknowledgement, keeps: keeps).isEmpty,
+            "\(arguments) acknowledged before any write of it was synced", sourceLocation: sourceLocation)
     }
 
     @Test func heartsRemovalsAndFlagsAreOnDiskBeforeTheyAreAcknowledged() throws {

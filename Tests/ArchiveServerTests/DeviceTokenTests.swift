@@ -59,7 +59,10 @@ struct DeviceTokenTests {
         let cursor = try #require(try server.pull(device: phone, token: phoneToken).1).cursor
         _ = try server.pull(device: phone, cursor: cursor, token: phoneToken)
         listed = try devices(server)
-        let byLabel = Dictionary(uniqueKeysWithValues: listed.compactMap { row in (row["label"] as? String).map { ($0, row) } })
+        // A label listed twice fails this test, not the whole test process.
+        let labels = listed.compactMap { $0["label"] as? String }
+        #expect(Set(labels).count == labels.count, "a label listed twice: \(labels)")
+        let byLabel = Dictionary(listed.compactMap { row in (row["label"] as? String).map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
         #expect(byLabel["first"]?["device"] as? String == phone.description && byLabel["laptop"]?["device"] as? String == laptop.description, "\(listed)")
         #expect(byLabel["first"]?["tombstonesHeld"] as? Int == 0 && byLabel["laptop"]?["tombstonesHeld"] as? Int == 1, "\(listed)")
         #expect(byLabel["first"]?["pulled"] as? Int == 3 && byLabel["laptop"]?["pushed"] as? Int == 0, "\(listed)")
@@ -67,10 +70,16 @@ struct DeviceTokenTests {
         let text = try server.admin(["devices", "list", "alice"]).stdout
         #expect(text.contains("laptop\t\(laptop.description)") && text.contains("1 removals kept for it"), "\(text)")
 
-        // The laptop is lost: revoked, its token stops at once, and the removal it held back goes.
+        // The laptop is lost: revoked, its token stops at once for a pull, a push and its
+        // open event stream (ended, not left hearing pushes), and the removal it held back goes.
+        let stream = try RawHTTPConnection(url: server.url)
+        #expect(stream.send("GET \(SyncAPI.eventsPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(laptopToken)\r\n\r\n"))
+        _ = try stream.read(until: "retry: 2000")
         let revoked = try server.admin(["devices", "revoke", "alice", "LAPTOP"])
         #expect(revoked.status == 0 && revoked.stderr.contains("device laptop of alice is signed out"), "\(revoked.stderr)")
         #expect(try server.pull(device: laptop, token: laptopToken).0.status == 401)
+        #expect(try server.push([Changes.stored(5, at: 5_000, by: laptop)], device: laptop, through: 1, token: laptopToken).status == 401)
+        #expect(stream.waitForClose(timeout: .seconds(60)), "the revoked laptop's event stream is still open")
         #expect(try devices(server).map { $0["label"] as? String } == ["first"])
         _ = try server.pull(device: phone, cursor: cursor, token: phoneToken)
         let tombstones = backend == .sqlite

@@ -208,12 +208,26 @@ struct ServiceTLSTests {
 
         // The client: no token over plain http to another machine, refused before connecting
         // (192.0.2.1 is TEST-NET-1: nothing answers there, so a connection would time out).
-        let client = try sync("http://192.0.2.1:8080", token: "fa_test", ["--timeout", "20"])
+        // Watched under strace: no connect(2) to that address at all, and the token in no
+        // write (the exit status alone passed with the refusal gone: the connection failed).
+        func traced(_ extra: [String]) throws -> (trace: SyscallTrace, result: ChildProcess.Result) {
+            var environment = ServiceProcess.environment(directory)
+            environment["ARCHIVE_SYNC_TOKEN"] = "fa_test"
+            environment["NO_COLOR"] = "1"
+            return try SyscallTrace.run(
+                BuiltProduct.url(named: "archive").path, ["sync", "--database", directory.path("phone.sqlite3"), "--server", "http://192.0.2.1:8080"] + extra,
+                environment: environment, in: directory, also: ["connect"])
+        }
+        let (trace, client) = try traced(["--timeout", "20"])
         #expect(client.status == 1)
         #expect(client.stderr.contains("refusing to send the token to http://192.0.2.1:8080 over plain http"), "\(client.stderr)")
-        // Loopback stays allowed; --allow-insecure-http lets it try (and fail to connect, quickly).
-        let allowed = try sync("http://192.0.2.1:8080", token: "fa_test", ["--allow-insecure-http", "--timeout", "1"])
+        #expect(!trace.calls.contains { $0.name == "connect" && $0.arguments.contains("192.0.2.1") }, "a connection was tried")
+        #expect(trace.calls.allSatisfy { !$0.arguments.contains("fa_test") || $0.arguments.contains("/dev/pts") }, "the token was written")
+        // Loopback stays allowed; --allow-insecure-http lets it try (and fail to connect, quickly):
+        // the trace sees that connection, so the check above can see one.
+        let (allowedTrace, allowed) = try traced(["--allow-insecure-http", "--timeout", "1"])
         #expect(allowed.status == 1 && !allowed.stderr.contains("refusing"), "\(allowed.stderr)")
+        #expect(allowedTrace.calls.contains { $0.name == "connect" && $0.arguments.contains("192.0.2.1") }, "no connect in the trace")
     }
 
     @Test("on the server's own TLS, the page's session cookie is Secure and every answer says Strict-Transport-Security")

@@ -77,8 +77,6 @@ struct SyncSecurityTests {
         let token = try server.addUser("alice")
         #expect(try server.push([Changes.stored(1, at: 1_000, by: device)], device: device, token: token).status == 200)
         let valid = Changes.stored(2, at: 2_000, by: device)
-        var badObject = WireChange(valid)
-        badObject.favorite?.dishName = "a\u{0}b"
         var blank = WireChange(valid)
         blank.favorite?.dishName = "   "
         var badStamp = WireChange(valid)
@@ -89,21 +87,26 @@ struct SyncSecurityTests {
         badDevice.device = "zz"
         var badID = WireChange(valid)
         badID.id = 0
-        let cases: [(String, [WireChange], Int)] = [
-            ("a NUL in a field", [WireChange(valid), badObject], 400),
-            ("a blank dish name", [blank], 400),
-            ("a stamp past the limit", [badStamp], 400),
-            ("a negative stamp", [negativeStamp], 400),
-            ("a malformed device", [badDevice], 400),
-            ("ID 0", [badID], 400),
-            ("one ID twice", [WireChange(valid), WireChange(Changes.removed(2, at: 2_001, by: device))], 400),
-            ("eleven changes", (10...20).map { WireChange(Changes.stored($0, at: 3_000, by: device)) }, 413),
+        // Each bad batch refused for its own reason, the one its answer names (seen red with the
+        // NUL check off: the NUL batch was refused, for another reason, only while it also
+        // held one ID twice).
+        var badObject = WireChange(Changes.stored(3, at: 2_000, by: device))
+        badObject.favorite?.dishName = "a\u{0}b"
+        let cases: [(String, [WireChange], Int, String)] = [
+            ("a NUL in a field", [WireChange(valid), badObject], 400, "change 1 (favorite 3) is invalid: (id 3): field 'dishName' contains a NUL character"),
+            ("a blank dish name", [blank], 400, "field 'dishName' must not be empty"),
+            ("a stamp past the limit", [badStamp], 400, "stamp \(badStamp.stamp) is out of range"),
+            ("a negative stamp", [negativeStamp], 400, "stamp -1 is out of range"),
+            ("a malformed device", [badDevice], 400, "device must be 32 hexadecimal digits"),
+            ("ID 0", [badID], 400, "the ID must be a positive integer"),
+            ("one ID twice", [WireChange(valid), WireChange(Changes.removed(2, at: 2_001, by: device))], 400, "changes 0 and 1 are both for favorite 2"),
+            ("eleven changes", (10...20).map { WireChange(Changes.stored($0, at: 3_000, by: device)) }, 413, "the push has 11 changes; the limit is 10"),
         ]
-        for (what, changes, status) in cases {
+        for (what, changes, status, says) in cases {
             let request = SyncPushRequest(device: device, through: 1, seen: 0, changes: changes)
             let response = try server.call("POST", SyncAPI.pushPath, token: token, body: Array(try JSONEncoder().encode(request)))
             #expect(response.status == status, "\(what): \(response.status) \(response.text)")
-            #expect(response.text.contains("\"error\""), "\(what)")
+            #expect(response.text.contains("\"error\"") && response.text.contains(says), "\(what): \(response.text)")
         }
         // Stamps at the limits: the greatest valid one is far more than a day ahead of the
         // server's clock, and refused as such (SyncTrustTests).

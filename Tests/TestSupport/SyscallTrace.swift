@@ -27,13 +27,14 @@ public struct SyscallTrace: Sendable {
     /// The calls, in the order they took effect.
     public let calls: [Call]
 
-    /// Runs `executable` with `arguments` under strace and reads the trace it wrote.
+    /// Runs `executable` with `arguments` under strace (the calls it traces, and `also`) and
+    /// reads the trace it wrote.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        in directory: TemporaryDirectory, timeout: Duration = .seconds(120)
+        in directory: TemporaryDirectory, also: [String] = [], timeout: Duration = .seconds(120)
     ) throws -> (trace: SyscallTrace, result: ChildProcess.Result) {
         let output = directory.path("trace-\(UUID().uuidString).txt")
-        let result = try ChildProcess.run(try strace(), Self.options(output: output) + [executable] + arguments, environment: environment, timeout: timeout)
+        let result = try ChildProcess.run(try strace(), Self.options(output: output, also: also) + [executable] + arguments, environment: environment, timeout: timeout)
         defer { try? FileManager.default.removeItem(atPath: output) }
         return (try SyscallTrace(contentsOf: output), result)
     }
@@ -167,6 +168,24 @@ public struct SyscallTrace: Sendable {
         }
         return dirtyFiles.map { "\($0.key) written, not synced: \($0.value.prefix(240))" }.sorted()
             + dirtyDirectories.map { "\($0.key) (directory) changed, not synced: \($0.value.prefix(240))" }.sorted()
+    }
+
+    /// The indices of the syncs (`fsync`, `fdatasync`) of a kept file written since its last
+    /// sync, before call `index`: the commits whose data had reached the disk by then. An
+    /// acknowledgement with none before it was written before its commit, whatever the
+    /// trace holds after.
+    public func syncedWrites(before index: Int, keeps: (String) -> Bool) -> [Int] {
+        var dirty: Set<String> = []
+        var synced: [Int] = []
+        for (position, call) in calls[..<index].enumerated() {
+            guard !call.result.hasPrefix("-1"), let path = Self.firstPath(in: call.arguments), keeps(path) else { continue }
+            if Self.fileWrites.contains(call.name) {
+                dirty.insert(path)
+            } else if call.name == "fsync" || call.name == "fdatasync", dirty.remove(path) != nil {
+                synced.append(position)
+            }
+        }
+        return synced
     }
 
     /// The path strace printed after the first descriptor of `text`: an argument
