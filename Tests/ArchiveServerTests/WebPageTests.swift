@@ -179,7 +179,7 @@ struct WebPageTests {
 
     /// Every field a device controls, in every place the page shows it, read whole (not
     /// through a search that would cut the dish name into highlighted parts); with a search,
-    /// each part. Seen red with `{{{category}}}` and with `{{{text}}}` in the dish's segments.
+    /// each part. Seen red with `{{{category}}}`.
     @Test("every text a device wrote as HTML is shown as text, everywhere the page shows it; no policy lets an inline script run")
     func hostileTextStaysText() throws {
         let server = try ServiceProcess()
