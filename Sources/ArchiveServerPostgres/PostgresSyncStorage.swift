@@ -302,20 +302,19 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func revocationRecord() async throws -> RevocationRecord {
-        do {
+        // One snapshot: the hashes, the removed users and the high water of one moment.
+        try await PostgresTransaction.run(client, .snapshot, while: "reading what the database revoked", logger: logger) { connection in
             var record = RevocationRecord()
-            for try await hash in try await client.query("SELECT encode(token_hash, 'hex') FROM revoked_tokens", logger: logger).decode(String.self) {
+            for try await hash in try await connection.query("SELECT encode(token_hash, 'hex') FROM revoked_tokens", logger: logger).decode(String.self) {
                 if let bytes = Hex.decode(hash) { record.tokenHashes.insert(bytes) }
             }
-            for try await id in try await client.query("SELECT id FROM removed_users", logger: logger).decode(Int64.self) {
+            for try await id in try await connection.query("SELECT id FROM removed_users", logger: logger).decode(Int64.self) {
                 record.removedUsers.insert(id)
             }
-            for try await high in try await client.query(PostgresQuery(unsafeSQL: Self.userIDHighWater), logger: logger).decode(Int64.self) {
+            for try await high in try await connection.query(PostgresQuery(unsafeSQL: Self.userIDHighWater), logger: logger).decode(Int64.self) {
                 record.userIDHighWater = high
             }
             return record
-        } catch {
-            throw PostgresStorageError.wrapping(error, while: "reading what the database revoked")
         }
     }
 
