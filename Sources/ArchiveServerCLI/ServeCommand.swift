@@ -225,11 +225,19 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let grace = shutdownTimeout == shutdownTimeout.rounded() ? String(Int(shutdownTimeout)) : String(shutdownTimeout)
         let host = self.host, port = self.port, delay = Duration.milliseconds(self.delay), failRate = self.failRate
+        let notifier = ServiceManagerNotifier.fromEnvironment()
         let readiness = Readiness(expectsMetrics: metricsPort != nil) { url, metricsURL in
             // The service's URL on the first line (what scripts read), the metrics' on the second.
             StandardStream.output(url + "\n" + (metricsURL.map { $0 + "\n" } ?? ""))
             if let metricsURL { logger.notice("metrics", metadata: ["url": "\(metricsURL)"]) }
             logger.notice("serving", metadata: ["url": "\(url)", "storage": "\(storage)"])
+            // Last: systemd lets `systemctl reload` through from now on (the signals were
+            // trapped before anything listened).
+            do throws(ServiceManagerNotifier.Failure) {
+                try notifier.ready(status: "serving on \(url)")
+            } catch {
+                logger.warning("\(error)")
+            }
         }
         var listeners: [any Service] = []
         if let metricsPort {
@@ -271,6 +279,11 @@ struct ServeCommand: AsyncParsableCommand {
         let audit = StreamAudit(backend: backend, events: events, logger: logger)
         try await runner.run(services + [audit] + listeners, signals: signals, stopping: {
             logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
+            do throws(ServiceManagerNotifier.Failure) {
+                try notifier.stopping(status: "stopping: answers in progress get \(grace) s")
+            } catch {
+                logger.warning("\(error)")
+            }
         }, reloaded: { outcome in
             switch outcome {
             case .reloaded(let summary): logger.notice("reloaded the TLS certificate: \(summary)")

@@ -19,10 +19,11 @@ final class ServiceProcess {
     var storageArguments: [String] { backend == .sqlite ? ["--database", database] : ["--postgres", database] }
 
     /// Starts the server with `arguments` on a new database of `backend` (or `database`);
-    /// `launcher`, when given, is the command that runs it (its arguments follow).
+    /// `launcher`, when given, is the command that runs it (its arguments follow);
+    /// `environment` is added to ``environment(_:)``.
     init(
         _ backend: ServiceBackend = .sqlite, arguments: [String] = [], database: String? = nil, directory: TemporaryDirectory? = nil,
-        launcher: [String] = []
+        launcher: [String] = [], environment: [String: String] = [:]
     ) throws {
         let directory = try directory ?? TemporaryDirectory()
         self.directory = directory
@@ -33,7 +34,8 @@ final class ServiceProcess {
         }
         let storage = backend == .sqlite ? ["--database", self.database] : ["--postgres", self.database]
         let command = launcher + [Self.executable.path] + storage + ["--port", "0"] + arguments
-        process = try ChildProcess(command[0], Array(command.dropFirst()), environment: Self.environment(directory), streamingStdout: true)
+        process = try ChildProcess(
+            command[0], Array(command.dropFirst()), environment: Self.environment(directory).merging(environment) { $1 }, streamingStdout: true)
         url = process.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:") else {
             throw ServiceFailed(stderr: process.kill().stderr)
@@ -59,6 +61,8 @@ final class ServiceProcess {
         environment["ARCHIVE_SERVER_POSTGRES"] = nil
         environment["ARCHIVE_SYNC_TOKEN"] = nil
         environment["XDG_DATA_HOME"] = nil
+        // A service manager's socket of the test run's own is not the server's to tell.
+        environment["NOTIFY_SOCKET"] = nil
         environment["HOME"] = directory.url.path
         return environment
     }

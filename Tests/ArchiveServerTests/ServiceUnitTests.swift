@@ -31,19 +31,39 @@ struct ServiceUnitTests {
         #expect(misspelt.stderr.contains("Unknown key 'Restartt'"), "\(misspelt.stderr)")
     }
 
-    @Test func theUnitsCommandLineStartsTheServer() throws {
+    /// The unit's command line starts the real server, which tells systemd it is ready the
+    /// way its `Type=notify` expects: `READY=1` on `NOTIFY_SOCKET` once it listens (so
+    /// `/health` answers at once), after its signals are trapped (a SIGHUP sent the moment
+    /// it is ready reloads, it does not kill: systemd holds `systemctl reload` until then),
+    /// and `STOPPING=1` as SIGTERM stops it. Seen red with `READY=1` sent as `serve` starts.
+    @Test func theUnitsCommandLineStartsTheServerAndSaysWhenItIsReady() throws {
         let directory = try TemporaryDirectory()
         let (_, text) = try installedUnit(in: directory)
+        #expect(text.contains("\nType=notify\n"), "the unit waits for READY=1")
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=/") })
         // systemd's ${STATE_DIRECTORY}, and a free port for the test.
         let arguments = line.dropFirst("ExecStart=".count)
             .replacingOccurrences(of: "${STATE_DIRECTORY}", with: directory.url.path)
             .replacingOccurrences(of: "--port 8080", with: "--port 0")
             .split(separator: " ").map(String.init)
-        let server = try ChildProcess(arguments[0], Array(arguments.dropFirst()), environment: ServiceProcess.environment(directory), streamingStdout: true)
-        #expect(server.nextLine()?.hasPrefix("http://127.0.0.1:") == true)
+        let notify = try NotifySocket(path: directory.path("notify"))
+        var environment = ServiceProcess.environment(directory)
+        environment["NOTIFY_SOCKET"] = notify.path
+        let server = try ChildProcess(arguments[0], Array(arguments.dropFirst()), environment: environment, streamingStdout: true)
+        let ready = try #require(notify.next(), "no READY=1 from the server")
+        #expect(ready.hasPrefix("READY=1\n") && ready.contains("STATUS=serving on http://127.0.0.1:"), "\(ready.debugDescription)")
+        let url = try #require(ready.split(separator: "\n").first { $0.hasPrefix("STATUS=serving on ") }?.dropFirst("STATUS=serving on ".count))
+        // Ready means listening, and signals answered by the server.
+        #expect(try RawHTTPConnection(url: String(url)).request("/health").status == 200)
+        server.signal(SIGHUP)
+        #expect(try RawHTTPConnection(url: String(url)).request("/health").status == 200, "the server did not outlive a SIGHUP")
+        #expect(server.nextLine() == String(url), "the URL on stdout as well")
         server.signal(SIGTERM)
-        #expect(server.wait().status == 0)
+        let stopping = notify.next()
+        #expect(stopping?.hasPrefix("STOPPING=1\n") == true, "\(stopping.debugDescription)")
+        let ended = server.wait()
+        #expect(ended.status == 0, "\(ended.stderr.suffix(2_000))")
+        #expect(ended.stderr.contains("SIGHUP: nothing to reload"), "\(ended.stderr.suffix(2_000))")
         #expect(FileManager.default.fileExists(atPath: directory.path("server.sqlite3")))
     }
 
@@ -82,7 +102,10 @@ struct ServiceUnitTests {
         let added = try admin(["users", "add", "alice"])
         try #require(added.status == 0, "users add under the unit's sandbox: exit \(added.status): \(added.stderr)")
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try ServiceProcess(.sqlite, database: "server.sqlite3", directory: directory, launcher: sandbox)
+        // Its READY=1 reaches systemd's socket through the filter (AF_UNIX, sendto).
+        let notify = try NotifySocket(path: state + "/notify")
+        let server = try ServiceProcess(.sqlite, database: "server.sqlite3", directory: directory, launcher: sandbox, environment: ["NOTIFY_SOCKET": notify.path])
+        #expect(notify.next()?.hasPrefix("READY=1\n") == true, "no READY=1 from the sandboxed server")
         #expect(try server.call("GET", "/health").status == 200)
         _ = try ServiceProcess.archive(["add", "21"], database: directory.path("phone.sqlite3"), in: directory)
         let synced = try ServiceProcess.archive(
