@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "MigrationChecksum", targets: ["MigrationChecksum"]),
         .library(name: "ArchiveSearch", targets: ["ArchiveSearch"]),
+        .library(name: "ArchiveSyncModel", targets: ["ArchiveSyncModel"]),
         .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
         .library(name: "Redux", targets: ["Redux"]),
         .library(name: "ArchiveAPI", targets: ["ArchiveAPI"]),
@@ -110,9 +111,16 @@ let package = Package(
             name: "ArchiveSearch",
             swiftSettings: swiftSettings
         ),
+        // The sync core, shared by every side (the engine, the wire, the client's sync and
+        // both of the service's backends): a favorite's value and its rules, a change and
+        // its stamp, the one merge rule, the wall clock. The standard library only.
+        .target(
+            name: "ArchiveSyncModel",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ArchiveStorage",
-            dependencies: ["SQLite", "ArchiveSearch"],
+            dependencies: ["SQLite", "ArchiveSearch", "ArchiveSyncModel"],
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]
         ),
@@ -136,6 +144,7 @@ let package = Package(
         .target(
             name: "ArchiveHTTP",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveAPI", "ArchiveSyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -153,12 +162,14 @@ let package = Package(
         ),
         .target(
             name: "ArchiveCore",
-            dependencies: ["Redux", "ArchiveStorage", "ArchiveAPI"],
+            dependencies: [
+                "ArchiveSyncModel","Redux", "ArchiveStorage", "ArchiveAPI"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ArchiveTransfer",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveStorage", "SQLite",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -173,6 +184,7 @@ let package = Package(
         .target(
             name: "ArchiveFront",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveTransfer", "CMalloc", "CStandardIO",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -186,6 +198,7 @@ let package = Package(
         .target(
             name: "ArchiveSyncWire",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveStorage",
                 // NetworkFailure: the one wording of a failed connection or bind, for both ends.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -222,6 +235,7 @@ let package = Package(
         .target(
             name: "ArchiveServer",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI", "ArchiveStorage", "SQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -243,6 +257,7 @@ let package = Package(
         .target(
             name: "ArchiveServerPostgres",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveServer", "ArchiveSyncWire", "ArchiveStorage", "SQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -254,6 +269,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveServerCLI",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "CMalloc",
                 // terminalSafeMain: every write to standard output checked, errors made safe for a terminal.
                 "ArchiveFront",
@@ -292,7 +308,8 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["ArchiveStorage", "Redux"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveStorage", "Redux"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -308,13 +325,15 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveStorageTests",
-            dependencies: ["ArchiveStorage", "MigrationChecksum", "SQLite", "TestSupport"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveStorage", "MigrationChecksum", "SQLite", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "ReliabilityHelper",
-            dependencies: ["ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "ArchiveStartup", "SQLite"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveCore", "ArchiveStorage", "ArchiveTransfer", "ArchiveStartup", "SQLite"],
             path: "Tests/ReliabilityHelper",
             swiftSettings: swiftSettings
         ),
@@ -326,7 +345,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "ArchiveServer", "SQLite", "TestSupport", "CrashVFS"],
+            dependencies: [
+                "ArchiveSyncModel","ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "ArchiveServer", "SQLite", "TestSupport", "CrashVFS"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -344,28 +364,33 @@ let package = Package(
         .testTarget(
             name: "ArchiveCLITests",
             // archive-server: the catalog the HTTP client's end-to-end tests talk to.
-            dependencies: ["ArchiveCLI", "ArchiveServerCLI", "ArchiveStorage", "SQLite", "TestSupport"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveCLI", "ArchiveServerCLI", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ArchiveTUITests",
-            dependencies: ["ArchiveTUI", "ArchiveCLI", "ArchiveServerCLI", "ArchiveCore", "ArchiveAPI", "ArchiveStorage", "TestSupport"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveTUI", "ArchiveCLI", "ArchiveServerCLI", "ArchiveCore", "ArchiveAPI", "ArchiveStorage", "TestSupport"],
             exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ArchiveTransferTests",
-            dependencies: ["ArchiveTransfer", "ArchiveStorage", "SQLite", "TestSupport"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveTransfer", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ArchiveFrontTests",
-            dependencies: ["ArchiveFront", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveFront", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ArchiveServerTests",
             dependencies: [
+                "ArchiveSyncModel",
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // DeadlineTimerTests: the timer's deadlines are SwiftNIO's.
@@ -381,7 +406,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveCoreTests",
-            dependencies: ["ArchiveCore", "ArchiveAPI", "ArchiveStorage", "Redux", "SQLite", "TestSupport"],
+            dependencies: [
+                "ArchiveSyncModel","ArchiveCore", "ArchiveAPI", "ArchiveStorage", "Redux", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -28,6 +28,7 @@ let package = Package(
             dependencies: [
                 "CRawSQLitePeer",
                 .product(name: "ArchiveStorage", package: root),
+                .product(name: "ArchiveSyncModel", package: root),
                 .product(name: "ArchiveCore", package: root),
                 .product(name: "ArchiveAPI", package: root),
                 .product(name: "Redux", package: root),
@@ -41,7 +42,7 @@ let package = Package(
         .target(name: "MergeWorkload"),
         .executableTarget(
             name: "MergeProcess",
-            dependencies: ["MergeWorkload", .product(name: "ArchiveStorage", package: root)]
+            dependencies: ["MergeWorkload", .product(name: "ArchiveStorage", package: root), .product(name: "ArchiveSyncModel", package: root)]
         ),
         // What bounds the cold rows (process.sh): the runtime's floor for an async command.
         .executableTarget(name: "AsyncFloor", dependencies: [.product(name: "ArchiveStartup", package: root)]),
@@ -54,6 +55,7 @@ let package = Package(
                 "BenchmarkPeers",
                 "MergeWorkload",
                 .product(name: "ArchiveStorage", package: root),
+                .product(name: "ArchiveSyncModel", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/StorageBenchmarks",

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import ArchiveAPI
 import ArchiveStorage
+import ArchiveSyncModel
 
 /// The Archive screen's side effects: search, store, unstore, refresh.
 public enum ArchiveMiddleware {

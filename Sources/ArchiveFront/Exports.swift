@@ -4,5 +4,6 @@
 @_exported public import ArchiveCore
 @_exported public import ArchiveSearch
 @_exported public import ArchiveStorage
+@_exported public import ArchiveSyncModel
 @_exported public import ArchiveTransfer
 @_exported public import Redux

@@ -10,6 +10,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+public import ArchiveSyncModel
 
 /// The sync API over HTTP (AsyncHTTPClient), for `archive sync --server URL`: the token in
 /// `Authorization: Bearer` only, redirects never followed (a redirect would carry the token

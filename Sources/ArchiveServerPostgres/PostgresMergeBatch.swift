@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ArchiveSyncModel
 
 /// A push's changes as the columns PostgreSQL's merge binds (one array a column, `unnest`ed
 /// in the statement), and the merge statement's fixed parts: both ways a push is applied

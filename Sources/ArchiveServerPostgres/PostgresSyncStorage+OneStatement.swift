@@ -4,6 +4,7 @@ import ArchiveSyncWire
 import Logging
 import PostgresNIO
 import Synchronization
+import ArchiveSyncModel
 
 /// The common push and pull in one statement each, without `BEGIN` and `COMMIT`: one round
 /// trip to PostgreSQL after the token check instead of five (a push) or eight (a pull),

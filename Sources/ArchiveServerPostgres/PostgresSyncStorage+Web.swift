@@ -2,6 +2,7 @@ public import ArchiveServer
 public import ArchiveStorage
 import Logging
 import PostgresNIO
+public import ArchiveSyncModel
 
 extension PostgresSyncStorage {
     // MARK: - Sign-in links (UserStore's, in PostgreSQL)

@@ -9,6 +9,7 @@ import Foundation
 public import Logging
 import PostgresNIO
 package import Synchronization
+public import ArchiveSyncModel
 
 /// The service on PostgreSQL (`archive-server --postgres URL`): the sync API's storage and
 /// the users, through a pool of connections (`PostgresClient`).
@@ -49,7 +50,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         self.descriptorsKept = maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
-        self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
+        self.wallClock = wallClock ?? WallClock.system
     }
 
     /// The value of the server setting `name` (`SHOW`), or `nil` when it answers none.

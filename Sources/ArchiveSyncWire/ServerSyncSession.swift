@@ -1,3 +1,5 @@
+import ArchiveSyncModel
+
 /// Two-way sync of a favorites database with a sync service (`archive sync --server URL`):
 /// this device pulls what it has not seen of the user's feed, then pushes what the service
 /// has not taken of its own, each by the one merge rule (``FavoriteMerge``).

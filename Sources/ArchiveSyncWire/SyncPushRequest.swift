@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// `POST /v1/sync/push`: a device's changes, for the server to merge into the user's favorites.
 public struct SyncPushRequest: Codable, Sendable, Hashable {
     /// The pushing device's ID, 32 hexadecimal digits.

@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// What carries a sync to a service and back: HTTP in `archive` (`HTTPSyncTransport`),
 /// anything in tests. Errors are ``SyncTransportError``s.
 public protocol SyncTransport: Sendable {

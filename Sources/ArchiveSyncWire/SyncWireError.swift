@@ -1,3 +1,5 @@
+import ArchiveSyncModel
+
 /// Why a sync request or answer cannot be used as it is.
 public enum SyncWireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Change number `index` of a batch (favorite `id`) breaks a rule.

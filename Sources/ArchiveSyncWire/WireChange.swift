@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// One change to one favorite on the wire: the favorite's state after it (its fields, or
 /// `favorite` absent for a removal) and its stamp (hybrid logical time as one integer,
 /// the device that made it as 32 hexadecimal digits). docs/SYNC-API.md.
@@ -35,29 +37,21 @@ public struct WireChange: Codable, Sendable, Hashable {
         favorite = try container.decodeIfPresent(WireFavorite.self, forKey: .favorite)
     }
 
-    /// The change this describes, checked as every path that applies a change checks it:
-    /// a positive ID, a stamp in range, a device ID, the fields within the engine's rules.
-    /// Throws ``SyncWireError/invalidChange(index:id:reason:)`` saying what is wrong.
+    /// The change this describes, checked as every side checks a change
+    /// (``FavoriteChange/check()``, the sync core's one check: a positive ID, a stamp in
+    /// range, the fields within the favorites' rules), and a device ID of 32 hexadecimal
+    /// digits. Throws ``SyncWireError/invalidChange(index:id:reason:)`` saying what is wrong.
     public func change(index: Int) throws(SyncWireError) -> FavoriteChange {
-        func invalid(_ reason: String) -> SyncWireError { .invalidChange(index: index, id: id, reason: reason) }
-        guard id > 0 else { throw invalid("the ID must be a positive integer") }
-        let time = HybridTimestamp(rawValue: stamp)
-        guard time.isValid else {
-            throw invalid("stamp \(stamp) is out of range (0 to \(HybridTimestamp(milliseconds: HybridTimestamp.maximumMilliseconds, counter: 0xFFFF).rawValue))")
+        guard let deviceID = DeviceID(hex: device) else {
+            throw .invalidChange(index: index, id: id, reason: "device must be 32 hexadecimal digits")
         }
-        guard let deviceID = DeviceID(hex: device) else { throw invalid("device must be 32 hexadecimal digits") }
-        let state: FavoriteChange.State
-        if let favorite {
-            let object = favorite.object(id: id)
-            do {
-                try object.validate()
-            } catch {
-                throw invalid("\(error)")
-            }
-            state = .stored(object)
-        } else {
-            state = .removed
+        let stamp = ChangeStamp(time: HybridTimestamp(rawValue: stamp), device: deviceID)
+        let change = FavoriteChange(id: id, stamp: stamp, state: favorite.map { .stored($0.object(id: id)) } ?? .removed)
+        do {
+            try change.check()
+        } catch {
+            throw .invalidChange(index: index, id: id, reason: error.reason)
         }
-        return FavoriteChange(id: id, stamp: ChangeStamp(time: time, device: deviceID), state: state)
+        return change
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+public import ArchiveSyncModel
 
 /// A stored favorite's fields on the wire (`storedAt` in milliseconds since 1970, so that
 /// it travels exactly; the ID is the change's).
@@ -27,13 +23,13 @@ public struct WireFavorite: Codable, Sendable, Hashable {
         dishName = object.dishName
         shopName = object.shopName
         introduction = object.introduction
-        storedAt = object.storedAt.millisecondsSince1970
+        storedAt = object.storedAtMilliseconds
     }
 
     /// The favorite with ID `id` and these fields.
     public func object(id: Int) -> StoredArchiveObject {
         StoredArchiveObject(
             id: id, photoUrl: photoUrl, category: category, dishName: dishName, shopName: shopName,
-            introduction: introduction, storedAt: Date(millisecondsSince1970: storedAt))
+            introduction: introduction, storedAtMilliseconds: storedAt)
     }
 }

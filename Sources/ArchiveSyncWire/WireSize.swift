@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// An upper bound on the bytes a change takes on the wire (JSON in UTF-8, as a JSON encoder
 /// writes it), computed without encoding: the sync service cuts its pull pages by it, and
 /// the client its pushes, so that a page never passes what a client reads

@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// The one encoder of a favorite record, used by `export`, `favorites --json`
 /// and anything else that prints a favorite, so the shapes cannot drift apart.

@@ -8,6 +8,7 @@ import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArchiveSyncModel
 
 /// Imports a file of the export format (see ``FavoritesJSONReader``) all or nothing.
 ///

@@ -4,6 +4,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import ArchiveSyncModel
 
 /// Reads the import format one record at a time: a JSON array of objects with
 /// `id` (integer), `photoUrl`, `category`, `dishName`, `shopName`,

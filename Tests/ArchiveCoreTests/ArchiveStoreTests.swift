@@ -4,6 +4,7 @@ import ArchiveStorage
 import Redux
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 @MainActor
 @Suite(.timeLimit(.minutes(5)))

@@ -5,6 +5,7 @@ import Foundation
 import Redux
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// A catalog API whose answers the test releases one by one: a search for a
 /// keyword that has a gate waits until the test opens it.

@@ -5,6 +5,7 @@ import Foundation
 import Redux
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The Favorites view's search, through the store: actions → middleware →
 /// repository (in-memory SQLite with its index) → reducer → state.

@@ -5,6 +5,7 @@ import Foundation
 import Redux
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// A catalog that is down: every call fails, and is counted.
 struct DownArchiveAPI: RequestArchiveRepository {

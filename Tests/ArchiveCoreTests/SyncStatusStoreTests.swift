@@ -5,6 +5,7 @@ import Foundation
 import Redux
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Where a database stands with sync, through the store: the changes waiting and when it
 /// last synced, read after each change to the favorites and after each sync.

@@ -1,6 +1,7 @@
 import ArchiveServer
 import ArchiveStorage
 import Synchronization
+import ArchiveSyncModel
 
 /// One user's devices on an in-process backend: each device ID signs in with a token of
 /// its own (``UserDirectory/addDevice(_:of:now:)``, labelled `d-<ID>`), added the first

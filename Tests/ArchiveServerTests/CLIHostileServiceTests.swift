@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArchiveSyncModel
 
 /// The real `archive sync --server` against a service that lies, stalls or floods
 /// (``ScriptedSyncService``): every sync ends, within its bounds, saying what happened, and

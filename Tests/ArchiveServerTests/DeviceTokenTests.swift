@@ -6,6 +6,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// A token per device, on the real `archive-server` and both backends: `devices add` prints
 /// a token that binds to the device ID it first syncs with (another device ID: `403`,

@@ -1,4 +1,5 @@
 import ArchiveStorage
+import ArchiveSyncModel
 
 /// The tokens of one user's devices on a ``ServiceProcess``: `tokens(device)` (a device ID)
 /// or `tokens.database(path)` (an `archive` database) is that device's own token, added

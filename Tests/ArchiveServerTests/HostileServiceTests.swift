@@ -3,6 +3,7 @@ import ArchiveSyncWire
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// `ServerSyncSession` against a service that answers as the API says it never would.
 @Suite(.timeLimit(.minutes(5)))

@@ -4,6 +4,7 @@ import ArchiveSyncWire
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The merge rule runs in two places: ``FavoriteMerge`` in Swift (the engine, and the
 /// SQLite backend, which calls it) and an `INSERT … ON CONFLICT … DO UPDATE … WHERE` in
@@ -49,7 +50,7 @@ struct MergeDifferentialTests {
         let byRule = Self.fold(everything, by: FavoriteMerge.winner)
         #expect(byRule == byOracle, "seed \(seed): FavoriteMerge and the oracle disagree")
 
-        let now = SQLiteStoredArchiveDataRepository.systemClock()
+        let now = WallClock.system()
         try await backend.withUsers(now: now) { service, users in
             if backend == .postgres {
                 let collation = try TestPostgres.server().query(

@@ -6,6 +6,7 @@ import Logging
 import Synchronization
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// PostgreSQL answers a device's push and pull in one statement when the device's own
 /// token is already bound to it, and in a transaction that decides step by step otherwise

@@ -4,6 +4,7 @@ import ArchiveStorage
 import ArchiveSyncWire
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// A page's reads on PostgreSQL (`favorites`, `held`) are of one moment: the feed's
 /// position and the rows come from one snapshot (`REPEATABLE READ READ ONLY`), as on SQLite.

@@ -6,6 +6,7 @@ import SQLite
 import Synchronization
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The convergence harness run through the service: 2 to 5 devices of one user, each with
 /// a clock of its own (hours apart), hundreds of random changes, random syncs with the
@@ -83,7 +84,7 @@ struct ServerConvergenceTests {
                 // clock, or at the last valid stamp: refused whole (400), so no device's clock
                 // is dragged there and the honest changes that follow still order as made.
                 let hostile = DeviceID(bytes: [UInt8](repeating: 0xF0, count: 16))!
-                let now = SQLiteStoredArchiveDataRepository.systemClock()
+                let now = WallClock.system()
                 let milliseconds = Bool.random(using: &random)
                     ? HybridTimestamp.maximumMilliseconds - Int64.random(in: 0...1_000, using: &random)
                     : now + HybridTimestamp.maximumLead + Int64.random(in: 60_000...(40 * 365 * 24 * Self.hour), using: &random)
@@ -228,7 +229,7 @@ final class BackendTransport: SyncTransport {
         guard let device = DeviceID(hex: received.device) else { throw SyncTransportError.badAnswer(server: "test", reason: "device") }
         let answer: SyncPushResponse
         do {
-            let changes = try received.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock())
+            let changes = try received.checkedChanges(receivedAt: WallClock.system())
             answer = try await backend.push(changes, from: device, through: received.through, seen: received.seen, for: try await devices.user(for: device))
         } catch let error as SyncWireError {
             // As the HTTP front answers them: a refused batch is a 400, a stale push a 409;
@@ -250,7 +251,7 @@ final class BackendTransport: SyncTransport {
         guard let request = all.randomElement(using: &random), let device = DeviceID(hex: request.device) else { return }
         do {
             _ = try await backend.push(
-                try request.checkedChanges(receivedAt: SQLiteStoredArchiveDataRepository.systemClock()), from: device, through: 0, seen: request.seen,
+                try request.checkedChanges(receivedAt: WallClock.system()), from: device, through: 0, seen: request.seen,
                 for: try await devices.user(for: device))
         } catch ServerStorageError.stalePush {
             // Refused: it was made before tombstones the service has dropped since.

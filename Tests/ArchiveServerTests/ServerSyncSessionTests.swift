@@ -6,6 +6,7 @@ import SQLite
 import Synchronization
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The client's paths a healthy loopback sync never takes, through the real `archive-server`
 /// and the real HTTP transport: a push refused as stale (409) and one refused as too large

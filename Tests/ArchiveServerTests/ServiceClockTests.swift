@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Devices whose clocks are wrong or jump, syncing through the real `archive-server` on both
 /// backends: they converge on the merge rule's answer without a reset, and a change made
@@ -15,7 +16,7 @@ struct ServiceClockTests {
     static let day = 24 * hour
     /// A year before now: the devices' clocks run from there (the offline laptop's six-month
     /// jump included) and stay behind the service's, which refuses stamps over a day ahead.
-    static let start: Int64 = SQLiteStoredArchiveDataRepository.systemClock() - 365 * day
+    static let start: Int64 = WallClock.system() - 365 * day
 
     /// A phone whose clock runs five hours ahead stores ten favorites; a laptop on time pulls
     /// them, then removes five and changes five. The laptop's changes were made after it saw

@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The service broken on purpose, on the real binary and both backends.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))

@@ -1,6 +1,7 @@
 import ArchiveSyncWire
 import Foundation
 import TestSupport
+import ArchiveSyncModel
 
 /// A running `archive-server` on a database of its own (an SQLite file in a temporary
 /// directory, or a new database on the test process's PostgreSQL), on a free port; stopped

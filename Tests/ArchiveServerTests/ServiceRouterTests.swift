@@ -11,6 +11,7 @@ import Logging
 import NIOCore
 import SQLite
 import Testing
+import ArchiveSyncModel
 
 /// The service's routes and middleware answered in process (HummingbirdTesting's router
 /// framework: no process, no socket), on an in-memory database.

@@ -2,6 +2,7 @@ import ArchiveSyncWire
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The service tried as an attacker would: with user A's token no request reads or
 /// changes user B's favorites; every malformed, forged, oversized or unauthenticated
@@ -93,7 +94,7 @@ struct SyncSecurityTests {
         var badObject = WireChange(Changes.stored(3, at: 2_000, by: device))
         badObject.favorite?.dishName = "a\u{0}b"
         let cases: [(String, [WireChange], Int, String)] = [
-            ("a NUL in a field", [WireChange(valid), badObject], 400, "change 1 (favorite 3) is invalid: (id 3): field 'dishName' contains a NUL character"),
+            ("a NUL in a field", [WireChange(valid), badObject], 400, "change 1 (favorite 3) is invalid: field 'dishName' contains a NUL character"),
             ("a blank dish name", [blank], 400, "field 'dishName' must not be empty"),
             ("a stamp past the limit", [badStamp], 400, "stamp \(badStamp.stamp) is out of range"),
             ("a negative stamp", [negativeStamp], 400, "stamp -1 is out of range"),

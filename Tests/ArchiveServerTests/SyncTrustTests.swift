@@ -5,6 +5,7 @@ import ArchiveSyncWire
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Sync on a network that loses answers, against devices that lie about the time, with users
 /// removed under requests and pages and pushes past what the other side takes: the real
@@ -133,7 +134,7 @@ struct SyncTrustTests {
     func aPushStampedTooFarAheadIsRefusedNamingTheDevice(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)
         let tokens = try server.addUserWithDevices("alice")
-        let now = SQLiteStoredArchiveDataRepository.systemClock()
+        let now = WallClock.system()
         let broken = Changes.device(0xB0), honest = Changes.device(0x0B)
         let day = HybridTimestamp.maximumLead
         for (ahead, words) in [(64 * 365 * day + day, "64 years"), (HybridTimestamp.maximumMilliseconds - now, "years"), (3 * day + HybridTimestamp.maximumLead / 24, "3 days")] {
@@ -157,7 +158,7 @@ struct SyncTrustTests {
     /// another's data.
     @Test(arguments: ServiceBackend.allCases)
     func aRemovedUsersRequestNeverReachesAUserAddedSince(backend: ServiceBackend) async throws {
-        let now = SQLiteStoredArchiveDataRepository.systemClock()
+        let now = WallClock.system()
         try await backend.withUsers(now: now) { service, users in
             let removed = try #require(try await service.authenticate(try await users.add("alice", device: "first", now: now)))
             try await users.remove("alice")

@@ -4,6 +4,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The favorites search (migration 0004's index) against its definition: a full
 /// scan with ``FavoritesQuery/matches(_:)``, on generated data.

@@ -1,5 +1,6 @@
 import ArchiveStorage
 import Foundation
+import ArchiveSyncModel
 
 /// Deterministic favorites for tests.
 enum Fixtures {

@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Databases written by released builds, kept as fixtures (one per released
 /// schema version, from now on): this build must open each, validate the

@@ -4,6 +4,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// How the favorites search index's runs are written, merged and read in the
 /// database (migrations 0004, 0005): single stores wait, then become a run; runs of a

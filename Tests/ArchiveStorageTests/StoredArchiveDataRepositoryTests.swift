@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 @Suite(.timeLimit(.minutes(5)))
 struct StoredArchiveDataRepositoryTests {

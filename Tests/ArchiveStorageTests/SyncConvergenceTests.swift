@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The convergence harness: 2 to 5 databases, each with a wall clock of its own (hours
 /// ahead or behind, moving at its own pace), hundreds of random changes (heart, un-heart,

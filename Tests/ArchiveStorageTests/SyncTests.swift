@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The sync engine: stamps, tombstones, the one merge rule, the change feed, applying
 /// received changes, and two-database sync (docs/SYNC.md).

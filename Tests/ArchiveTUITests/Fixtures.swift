@@ -3,6 +3,7 @@ import ArchiveCore
 @testable import ArchiveTUI
 import ArchiveStorage
 import Foundation
+import ArchiveSyncModel
 
 /// States of the app for rendering and key tests, built through the real reducers.
 enum Fixtures {

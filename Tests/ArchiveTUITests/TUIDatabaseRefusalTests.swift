@@ -2,6 +2,7 @@ import ArchiveStorage
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// `archive-tui` refuses what `archive` refuses before it takes the terminal: a database
 /// file with a second hard link (SQLite keeps a write-ahead log per name, so a heart

@@ -4,6 +4,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The export encodes rows from their bytes: it must write exactly what
 /// encoding the decoded objects writes, whatever the text.

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Favorites over a real database whose bulk store fails after `failAfter` records;
 /// it counts the records it pulled.

@@ -4,6 +4,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// ``NewDatabaseFile``: a new database is put in place whole, never over another file.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))

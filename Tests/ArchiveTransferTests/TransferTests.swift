@@ -3,6 +3,7 @@ import ArchiveStorage
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 @Suite(.timeLimit(.minutes(5)))
 struct TransferTests {

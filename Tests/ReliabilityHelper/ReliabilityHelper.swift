@@ -8,6 +8,7 @@ import ArchiveStartup
 import Glibc
 import SQLite
 #endif
+import ArchiveSyncModel
 
 /// A child process for the reliability tests: it writes to a database and says
 /// on stdout (unbuffered) what it has committed, so that a test can kill it at

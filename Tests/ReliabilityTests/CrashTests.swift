@@ -2,6 +2,7 @@ import ArchiveStorage
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Kill -9 at random moments: every acknowledged write survives, nothing half-written remains.
 @Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))

@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Disk limits, files that vanish or lose their WAL, damaged and foreign files.
 @Suite(.blockingWork, .serialized, .timeLimit(.minutes(5)))

@@ -6,6 +6,7 @@ import ArchiveStorage
 import Foundation
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// Seeded, reproducible hostile input for the import parser and the API decoder:
 /// no crash, no partial write, every failure a typed, readable error.

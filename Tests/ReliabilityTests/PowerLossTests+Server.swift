@@ -5,6 +5,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The power cut at every write of `archive-server`'s SQLite backend (``PowerCut``): two
 /// devices' pushes and pulls, each answered `200` only once its transaction is on disk, so

@@ -5,6 +5,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+import ArchiveSyncModel
 
 /// The power cut at every write of the engine's workloads (``PowerCut``): hearts and
 /// removals, a 200-favorite bulk store, settings, a sync between two files, the schema

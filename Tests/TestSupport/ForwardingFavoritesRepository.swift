@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// A test's favorites repository that passes every call to a real one, `base`:
 /// a fake conforms and replaces only the calls it changes.

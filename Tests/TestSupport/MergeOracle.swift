@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// The convergence harnesses' oracle (the engine's and the service's).
 public enum MergeOracle {

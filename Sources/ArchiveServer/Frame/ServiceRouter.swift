@@ -3,6 +3,7 @@ import ArchiveStorage
 public import ArchiveHTTPServer
 public import Hummingbird
 public import Logging
+import ArchiveSyncModel
 
 
 /// `archive-server`'s routes and middleware on Hummingbird's `Router`, each concern
@@ -50,7 +51,7 @@ public struct ServiceRouter: Sendable {
         self.overHTTPS = overHTTPS
         self.measured = measured
         self.logger = logger
-        self.wallClock = wallClock ?? SQLiteStoredArchiveDataRepository.systemClock
+        self.wallClock = wallClock ?? WallClock.system
     }
 
     /// The router, ready to answer.

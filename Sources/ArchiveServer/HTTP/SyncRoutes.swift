@@ -9,6 +9,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import ArchiveSyncModel
 
 /// The sync API's route group (docs/SYNC-API.md), at `/v1/sync`: `push`, `pull` and
 /// `events`, for the user and device a bearer token names (``BearerAuthenticator``; no

@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// The user a request's token belongs to: every read and write of the request is scoped to
 /// it, and its device ID must be one the token serves (``DeviceBinding``).

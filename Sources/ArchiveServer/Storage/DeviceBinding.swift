@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// Which device IDs a device token may sync as: the rule both backends apply, in one place,
 /// to the facts each reads in its push or pull transaction (after the user's row is locked).

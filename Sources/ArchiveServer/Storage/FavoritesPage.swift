@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// One page of a user's stored favorites, newest first (the web page's Favorites screen).
 public struct FavoritesPage: Sendable, Hashable {

@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// What a user's favorites hold for some IDs, and where the user's feed stands: the web
 /// page merges search results with it (a dish's heart), and stamps a heart later than it.

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import NIOPosix
 import SQLite
+public import ArchiveSyncModel
 
 extension SQLiteSyncBackend {
     public func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome {

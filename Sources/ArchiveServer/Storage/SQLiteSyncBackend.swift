@@ -7,6 +7,7 @@ import Foundation
 #endif
 import NIOPosix
 import SQLite
+public import ArchiveSyncModel
 
 /// The service on its embedded SQLite database (``ServerDatabase``), the default. Each
 /// call runs on SwiftNIO's blocking-work thread pool, never on an event loop; SQLite's one
@@ -19,7 +20,7 @@ public struct SQLiteSyncBackend: SyncBackend {
 
     /// The service on `database`.
     public init(database: ServerDatabase) {
-        self.init(database: database, wallClock: SQLiteStoredArchiveDataRepository.systemClock)
+        self.init(database: database, wallClock: WallClock.system)
     }
 
     /// The service on `database`, its devices' `last_seen` read from `wallClock` (Unix milliseconds).

@@ -1,4 +1,5 @@
 public import ArchiveStorage
+public import ArchiveSyncModel
 
 /// Who an open event stream listens as: the device token it was opened with, its user and
 /// the user's feed when it was opened. Each is a key the service never gives again (token

@@ -1,5 +1,6 @@
 public import ArchiveStorage
 public import ArchiveSyncWire
+public import ArchiveSyncModel
 
 /// Where the service keeps its users' favorites: the embedded SQLite engine
 /// (``SQLiteSyncBackend``), or PostgreSQL. Every method is scoped to one authenticated

@@ -1,5 +1,6 @@
 public import ArchiveStorage
 import SQLite
+public import ArchiveSyncModel
 
 /// The service's users and their devices' tokens (`archive-server users …`, `archive-server
 /// devices …`): a token is shown once, when it is made, and only its SHA-256 is stored.

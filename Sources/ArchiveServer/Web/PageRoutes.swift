@@ -13,6 +13,7 @@ import HTTPTypes
 import Logging
 import Mustache
 import NIOCore
+import ArchiveSyncModel
 
 /// The Archive screen as a web page (docs/WEB.md), the page's route group: `/`,
 /// `/favorites`, `/signin` and `/web/…`. Signed in by a one-time link as a device of its

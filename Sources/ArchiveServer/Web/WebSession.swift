@@ -1,6 +1,7 @@
 import ArchiveStorage
 import Crypto
 import Hummingbird
+import ArchiveSyncModel
 
 /// The web page's session: a cookie holding the device token a sign-in link made, and the
 /// CSRF token every form and script request of that session must carry.

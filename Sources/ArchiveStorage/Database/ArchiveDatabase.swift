@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArchiveSyncModel
 
 /// An archive database file (or `:memory:`), opened, validated and migrated,
 /// with its repositories: favorites, key-value entries and the onboarding flag.
@@ -41,7 +42,7 @@ public struct ArchiveDatabase: Sendable {
     ///
     /// A database created by this call records its ``ArchiveSetting/installDate``.
     public init(path: String, configuration: Configuration = Configuration()) throws {
-        try self.init(path: path, configuration: configuration, wallClock: SQLiteStoredArchiveDataRepository.systemClock)
+        try self.init(path: path, configuration: configuration, wallClock: WallClock.system)
     }
 
     /// The database at `path`, its changes stamped by `wallClock` (Unix milliseconds): for
@@ -88,7 +89,7 @@ public struct ArchiveDatabase: Sendable {
         try ArchiveDatabase(path: Database.inMemoryPath)
     }
 
-    private init(queue: DatabaseQueue, wallClock: @escaping @Sendable () -> Int64 = SQLiteStoredArchiveDataRepository.systemClock) throws {
+    private init(queue: DatabaseQueue, wallClock: @escaping @Sendable () -> Int64 = WallClock.system) throws {
         self.queue = queue
         self.favorites = try SQLiteStoredArchiveDataRepository(queue: queue, wallClock: wallClock)
         self.keyValueStore = KeyValueStore(queue: queue)

@@ -1,4 +1,5 @@
 public import ArchiveSearch
+public import ArchiveSyncModel
 
 /// What a favorites search looks for: the catalog's search semantics over the
 /// stored favorites.

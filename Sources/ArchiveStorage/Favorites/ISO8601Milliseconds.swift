@@ -1,3 +1,5 @@
+import ArchiveSyncModel
+
 /// Fast, allocation-free ISO 8601 dates with milliseconds, as the export format writes them:
 /// `2026-11-22T04:19:57.123Z`. Parsing also accepts no or other fraction digits and `±HH:MM` offsets.
 package enum ISO8601Milliseconds {

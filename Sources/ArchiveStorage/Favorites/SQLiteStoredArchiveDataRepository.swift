@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import ArchiveSyncModel
 
 /// ``StoredArchiveDataRepository`` on SQLite: the `archive_objects` table of an ``ArchiveDatabase``.
 ///
@@ -22,16 +23,13 @@ public struct SQLiteStoredArchiveDataRepository: StoredArchiveDataRepository {
 
     /// A repository over a database already migrated with ``ArchiveMigrations``; its changes
     /// are stamped with `wallClock` (the system's, unless a test skews it).
-    package init(queue: DatabaseQueue, wallClock: @escaping @Sendable () -> Int64 = SQLiteStoredArchiveDataRepository.systemClock) throws {
+    package init(queue: DatabaseQueue, wallClock: @escaping @Sendable () -> Int64 = WallClock.system) throws {
         self.queue = queue
         self.wallClock = wallClock
         hasSearchIndex = try queue.read { db in
             try [SearchRunStore.runsTable, SearchRunStore.blocksTable, SearchRunStore.pendingTable].allSatisfy(db.tableExists)
         }
     }
-
-    /// The system's clock, in Unix milliseconds.
-    package static let systemClock: @Sendable () -> Int64 = { Date().millisecondsSince1970 }
 
     // MARK: - SQL
 

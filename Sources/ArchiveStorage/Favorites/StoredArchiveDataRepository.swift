@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// The favorites store: the original app's Realm repository, made for large sets.
 ///
 /// The original vocabulary is kept (all objects, create, delete); what a large

@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// One newest-first page of favorites and the cursor of the next one, kept as
 /// the bytes SQLite returned: a page costs one copy of its rows' text, and each
 /// text becomes a `String` only when it is read.

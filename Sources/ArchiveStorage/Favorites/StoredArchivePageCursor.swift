@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// Where a newest-first page of favorites ends: the `(storedAt, id)` of its last row.
 ///
 /// The next page starts strictly after it (keyset pagination), so rows added

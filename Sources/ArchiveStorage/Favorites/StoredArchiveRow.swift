@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import ArchiveSyncModel
 
 /// One favorite of a ``StoredArchivePage``: its ID and date at once, its texts
 /// decoded from the page's bytes each time they are read.

@@ -1,5 +1,6 @@
 import ArchiveSearch
 import SQLite
+import ArchiveSyncModel
 
 /// The search runs a bulk store builds as it stores favorites: a run per
 /// ``SearchRunStore/bulkRunSize`` favorites, written and merged in the store's

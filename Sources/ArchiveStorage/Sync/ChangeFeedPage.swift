@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// A page of a database's change feed: the changes it made or received after a seq, in
 /// the order it recorded them.
 public struct ChangeFeedPage: Sendable {

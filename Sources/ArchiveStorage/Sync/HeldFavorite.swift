@@ -1,4 +1,5 @@
 package import SQLite
+package import ArchiveSyncModel
 
 /// What applying a received change needs to know of the favorite it names, read in one
 /// primary-key probe without decoding the favorite's texts: the stamp it is held under,

@@ -1,4 +1,5 @@
 import SQLite
+public import ArchiveSyncModel
 
 extension SQLiteStoredArchiveDataRepository {
     /// This database's device ID (the `deviceID` setting).

@@ -1,3 +1,5 @@
+public import ArchiveSyncModel
+
 /// Why a sync, or a change received by one, was refused. Nothing was written to the
 /// database named unless the case says otherwise.
 public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 package import SQLite
+package import ArchiveSyncModel
 
 /// The sync clock and sequence of one database, read and written inside a write
 /// transaction: every change the transaction makes or receives takes the next `seq`, and

@@ -2,6 +2,7 @@ package import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArchiveSyncModel
 
 /// Two-way sync between two favorites databases (`archive sync PATH`): each gets the
 /// changes the other made or received since they last met, applied by ``FavoriteMerge``,

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+package import ArchiveSyncModel
 
 /// The sync tables of migration 0006, read and written inside the caller's transaction:
 /// tombstones, devices, the change feed, the application of received changes (through
@@ -134,23 +135,16 @@ package enum SyncStore {
         return device
     }
 
-    /// Why `change` cannot be applied, or `nil` when it can: a stamp out of range, or a
-    /// stored state that breaks the favorites' rules. A pure function of the change, so
-    /// every database refuses the same changes.
+    /// Why `change` cannot be applied, or `nil` when it can: the sync core's one check
+    /// (``FavoriteChange/check()``), which every side runs, so every database and the
+    /// service refuse the same changes.
     package static func refusal(of change: FavoriteChange) -> String? {
-        guard change.id > 0 else { return "favorite ID \(change.id) is not positive" }
-        guard change.stamp.time.isValid else {
-            return "favorite \(change.id): stamp \(change.stamp.time) is outside 0 to the year 4199 (a broken clock, or a damaged file)"
+        do {
+            try change.check()
+            return nil
+        } catch {
+            return error.description
         }
-        if case .stored(let object) = change.state {
-            guard object.id == change.id else { return "favorite \(change.id) carries the fields of favorite \(object.id)" }
-            do {
-                try object.validate()
-            } catch {
-                return error.description
-            }
-        }
-        return nil
     }
 
     /// Applies `changes` inside the caller's write transaction, each by ``FavoriteMerge``,

@@ -42,7 +42,7 @@ public enum FavoriteMerge {
                            (a.shopName, b.shopName), (a.introduction, b.introduction)] where !x.utf8.elementsEqual(y.utf8) {
                 return x.utf8.lexicographicallyPrecedes(y.utf8)
             }
-            return a.storedAt.millisecondsSince1970 < b.storedAt.millisecondsSince1970
+            return a.storedAtMilliseconds < b.storedAtMilliseconds
         }
     }
 }

@@ -32,6 +32,9 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, CustomStringConve
     /// The counter part.
     public var counter: Int64 { rawValue & 0xFFFF }
 
+    /// The greatest valid stamp: ``maximumMilliseconds`` with its counter full.
+    public static let maximum = HybridTimestamp(milliseconds: maximumMilliseconds, counter: 0xFFFF)
+
     /// Whether the stamp can be stored and sent: not negative, not past ``maximumMilliseconds``.
     public var isValid: Bool { rawValue >= 0 && milliseconds <= Self.maximumMilliseconds }
 
