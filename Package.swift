@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
         .library(name: "ArchiveStartup", targets: ["ArchiveStartup"]),
         .library(name: "ArchiveSyncWire", targets: ["ArchiveSyncWire"]),
+        .library(name: "ArchiveSyncClient", targets: ["ArchiveSyncClient"]),
+        .library(name: "ArchiveNetwork", targets: ["ArchiveNetwork"]),
         .library(name: "ArchiveHTTPServer", targets: ["ArchiveHTTPServer"]),
         .library(name: "ArchiveServer", targets: ["ArchiveServer"]),
         .library(name: "ArchiveServerPostgres", targets: ["ArchiveServerPostgres"]),
@@ -131,6 +133,16 @@ let package = Package(
             name: "Redux",
             swiftSettings: swiftSettings
         ),
+        // What both ends say and decide about the network: `NetworkFailure` (a failed
+        // connection or bind in one phrase, from SwiftNIO's errors) and `LoopbackAddress`.
+        .target(
+            name: "ArchiveNetwork",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The catalog's entities, its repository protocol, the bundled catalog and the
         // json-server query conventions: no network code, so the engine, the Redux
         // features and the benchmarks build without SwiftNIO.
@@ -144,18 +156,11 @@ let package = Package(
         .target(
             name: "ArchiveHTTP",
             dependencies: [
-                "ArchiveSyncModel",
-                "ArchiveAPI", "ArchiveSyncWire",
+                "ArchiveAPI", "ArchiveNetwork",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                // HTTPS to the sync service: a CA file's roots, and why a certificate was refused.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // Why a certificate was refused: its extended key usage, read from its DER
-                // (swift-certificates' X509 would link Foundation into `archive`).
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -175,6 +180,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A device's sync with a service (`archive sync --server`): `ServerSyncSession` over any
+        // `SyncTransport`, and HTTP's (`HTTPSyncTransport`), beside the engine's file-to-file
+        // `SyncSession`.
+        .target(
+            name: "ArchiveSyncClient",
+            dependencies: [
+                "ArchiveSyncModel", "ArchiveSyncWire", "ArchiveStorage", "ArchiveHTTP", "ArchiveNetwork", "ArchiveAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                // HTTPS to the sync service: a CA file's roots, and why a certificate was refused.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Why a certificate was refused: its extended key usage, read from its DER
+                // (swift-certificates' X509 would link Foundation into `archive`).
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - What both fronts share
         // glibc's <malloc.h> (mallopt), for FreedMemoryReuse.
@@ -185,7 +211,7 @@ let package = Package(
             name: "ArchiveFront",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveTransfer", "CMalloc", "CStandardIO",
+                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveSyncClient", "ArchiveTransfer", "CMalloc", "CStandardIO",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -197,13 +223,7 @@ let package = Package(
         // and the words both say about a network failure.
         .target(
             name: "ArchiveSyncWire",
-            dependencies: [
-                "ArchiveSyncModel",
-                "ArchiveStorage",
-                // NetworkFailure: the one wording of a failed connection or bind, for both ends.
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            dependencies: ["ArchiveSyncModel"],
             swiftSettings: swiftSettings
         ),
         // An HTTP/1.1 server on Hummingbird, hardened (head, body and connection limits, idle
@@ -258,7 +278,7 @@ let package = Package(
             name: "ArchiveServerPostgres",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveServer", "ArchiveSyncWire", "ArchiveStorage", "SQLite",
+                "ArchiveServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveNetwork", "SQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -270,7 +290,7 @@ let package = Package(
             name: "ArchiveServerCLI",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "CMalloc",
+                "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "ArchiveNetwork", "CMalloc",
                 // terminalSafeMain: every write to standard output checked, errors made safe for a terminal.
                 "ArchiveFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -291,7 +311,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveCLI",
             dependencies: [
-                "ArchiveFront", "ArchiveStartup", "ArchiveSyncWire",
+                "ArchiveFront", "ArchiveStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -346,6 +366,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
+                "ArchiveSyncClient", "ArchiveNetwork",
                 "ArchiveSyncModel","ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "ArchiveServer", "SQLite", "TestSupport", "CrashVFS"],
             swiftSettings: swiftSettings
         ),
@@ -356,7 +377,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveAPITests",
-            dependencies: ["ArchiveAPI", "ArchiveHTTP", "TestSupport",
+            dependencies: [
+                "ArchiveSyncClient", "ArchiveNetwork","ArchiveAPI", "ArchiveHTTP", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
@@ -365,6 +387,7 @@ let package = Package(
             name: "ArchiveCLITests",
             // archive-server: the catalog the HTTP client's end-to-end tests talk to.
             dependencies: [
+                "ArchiveSyncClient", "ArchiveNetwork",
                 "ArchiveSyncModel","ArchiveCLI", "ArchiveServerCLI", "ArchiveStorage", "SQLite", "TestSupport"],
             swiftSettings: swiftSettings
         ),
@@ -390,6 +413,7 @@ let package = Package(
         .testTarget(
             name: "ArchiveServerTests",
             dependencies: [
+                "ArchiveSyncClient", "ArchiveNetwork",
                 "ArchiveSyncModel",
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),

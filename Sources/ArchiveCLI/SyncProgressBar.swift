@@ -1,4 +1,4 @@
-import ArchiveSyncWire
+import ArchiveFront
 import Synchronization
 
 /// A ``ProgressBar`` a sync's progress reports reach from the store's effect task: drawn

@@ -7,7 +7,7 @@ import Foundation
 import Glibc
 #endif
 import ArchiveHTTP
-public import ArchiveSyncWire
+import ArchiveSyncWire
 
 /// What a front opens at launch: the database and the catalog of an
 /// ``ArchiveLocation``, and the environment the store runs on.

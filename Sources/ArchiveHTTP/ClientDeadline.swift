@@ -3,9 +3,9 @@
 /// (AsyncHTTPClient's own deadline covers the head only). On timeout the operation is
 /// cancelled, and with it its connection work. The catalog client and the sync transport
 /// both use it.
-enum ClientDeadline {
+package enum ClientDeadline {
     /// Runs `operation`; throws `timeoutError()` if it is not done within `timeout`.
-    static func run<Result: Sendable>(
+    package static func run<Result: Sendable>(
         _ timeout: Duration, timeoutError: @escaping @Sendable () -> any Error,
         _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {

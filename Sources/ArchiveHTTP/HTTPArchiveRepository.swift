@@ -1,3 +1,4 @@
+import ArchiveNetwork
 public import ArchiveAPI
 import NIOPosix
 import AsyncHTTPClient
@@ -166,7 +167,7 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     }
 
     /// AsyncHTTPClient's and NIO's errors as ``ArchiveAPIError`` (or cancellation).
-    static func mapped(_ error: any Error, url: String, timeout: Duration) -> any Error {
+    package static func mapped(_ error: any Error, url: String, timeout: Duration) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }
         if let error = error as? HTTPClientError {
             switch error {
@@ -182,7 +183,7 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
     }
 
     /// Why a request to a server failed, in one plain phrase (``NetworkFailure``).
-    static func failureReason(_ error: any Error) -> String {
+    package static func failureReason(_ error: any Error) -> String {
         if let phrase = NetworkFailure.phrase(for: error) { return phrase }
         if let error = error as? HTTPClientError {
             switch error {
@@ -217,7 +218,7 @@ public struct HTTPArchiveRepository: RequestArchiveRepository {
 }
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
-    var seconds: Double {
+    package var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -1,3 +1,4 @@
+import ArchiveNetwork
 import ArchiveAPI
 import ArchiveHTTPServer
 import ArchiveServer

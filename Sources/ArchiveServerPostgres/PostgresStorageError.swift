@@ -1,3 +1,4 @@
+import ArchiveNetwork
 import ArchiveSyncWire
 import ArchiveServer
 import PostgresNIO

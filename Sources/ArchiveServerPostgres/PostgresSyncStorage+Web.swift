@@ -1,5 +1,5 @@
 public import ArchiveServer
-public import ArchiveStorage
+import ArchiveStorage
 import Logging
 import PostgresNIO
 public import ArchiveSyncModel

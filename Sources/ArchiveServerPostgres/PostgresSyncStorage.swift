@@ -1,5 +1,5 @@
 public import ArchiveServer
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncWire
 #if canImport(FoundationEssentials)
 import FoundationEssentials

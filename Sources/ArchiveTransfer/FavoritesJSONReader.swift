@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else

@@ -1,4 +1,5 @@
 import ArchiveStorage
+import ArchiveSyncModel
 import Foundation
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import ArchiveSyncModel
 import ArchiveStorage
 import Foundation
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ArchiveSyncModel
 import ArchiveServer
 import ArchiveStorage
 import Testing

@@ -1,3 +1,4 @@
+import ArchiveSyncClient
 import ArchiveStorage
 import ArchiveSyncWire
 import Foundation

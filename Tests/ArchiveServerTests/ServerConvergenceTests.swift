@@ -1,3 +1,4 @@
+import ArchiveSyncClient
 import ArchiveServer
 import ArchiveStorage
 import ArchiveSyncWire

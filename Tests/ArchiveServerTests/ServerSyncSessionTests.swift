@@ -1,3 +1,4 @@
+import ArchiveSyncClient
 import ArchiveHTTP
 import ArchiveStorage
 import ArchiveSyncWire

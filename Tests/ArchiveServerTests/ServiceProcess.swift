@@ -1,3 +1,4 @@
+import ArchiveStorage
 import ArchiveSyncWire
 import Foundation
 import TestSupport

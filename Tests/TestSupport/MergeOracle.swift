@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncModel
 
 /// The convergence harnesses' oracle (the engine's and the service's).

@@ -1,5 +1,4 @@
 import ArchiveFront
-import ArchiveSyncWire
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

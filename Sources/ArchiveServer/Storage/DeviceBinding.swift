@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncModel
 
 /// Which device IDs a device token may sync as: the rule both backends apply, in one place,

@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncModel
 
 /// One page of a user's stored favorites, newest first (the web page's Favorites screen).

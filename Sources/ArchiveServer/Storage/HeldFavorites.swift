@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncModel
 
 /// What a user's favorites hold for some IDs, and where the user's feed stands: the web

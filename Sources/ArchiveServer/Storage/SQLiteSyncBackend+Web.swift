@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

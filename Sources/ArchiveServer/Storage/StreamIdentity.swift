@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncModel
 
 /// Who an open event stream listens as: the device token it was opened with, its user and

@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 public import ArchiveSyncWire
 public import ArchiveSyncModel
 

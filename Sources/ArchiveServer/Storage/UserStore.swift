@@ -1,4 +1,4 @@
-public import ArchiveStorage
+import ArchiveStorage
 import SQLite
 public import ArchiveSyncModel
 

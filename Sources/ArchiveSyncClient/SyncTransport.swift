@@ -1,3 +1,4 @@
+public import ArchiveSyncWire
 public import ArchiveSyncModel
 
 /// What carries a sync to a service and back: HTTP in `archive` (`HTTPSyncTransport`),

@@ -1,3 +1,5 @@
+public import ArchiveSyncWire
+public import ArchiveStorage
 import ArchiveSyncModel
 
 /// Two-way sync of a favorites database with a sync service (`archive sync --server URL`):

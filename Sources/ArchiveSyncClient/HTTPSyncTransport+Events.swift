@@ -1,3 +1,4 @@
+import ArchiveHTTP
 import ArchiveSyncWire
 import AsyncHTTPClient
 import NIOCore

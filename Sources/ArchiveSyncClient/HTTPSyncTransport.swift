@@ -1,3 +1,5 @@
+import ArchiveHTTP
+import ArchiveNetwork
 public import ArchiveSyncWire
 import ArchiveAPI
 import AsyncHTTPClient
