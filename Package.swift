@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "ArchiveSyncClient", targets: ["ArchiveSyncClient"]),
         .library(name: "ArchiveNetwork", targets: ["ArchiveNetwork"]),
         .library(name: "ArchiveHTTPServer", targets: ["ArchiveHTTPServer"]),
+        .library(name: "ArchiveServerStorage", targets: ["ArchiveServerStorage"]),
+        .library(name: "ArchiveServerSQLite", targets: ["ArchiveServerSQLite"]),
         .library(name: "ArchiveServer", targets: ["ArchiveServer"]),
         .library(name: "ArchiveServerPostgres", targets: ["ArchiveServerPostgres"]),
         .executable(name: "archive", targets: ["ArchiveCLI"]),
@@ -250,13 +252,38 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // `archive-server`'s library: its database (Migrations/Server), users and tokens, the
-        // sync API and the page on Hummingbird's Router (ServiceRouter).
+        // The service's storage as one interface, whatever the backend: `SyncBackend`,
+        // `UserDirectory`, `ServerStorageError`, device binding, the name and label rule
+        // (`AccountName`), `AccessToken`. The HTTP app and every backend depend on it; it
+        // depends on no backend.
+        .target(
+            name: "ArchiveServerStorage",
+            dependencies: [
+                "ArchiveSyncModel", "ArchiveSyncWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The service on SQLite (`archive-server --database PATH`): its own database
+        // (`ServerDatabase`, Migrations/Server), `UserStore`, `SQLiteSyncBackend`, backups and
+        // restores.
+        .target(
+            name: "ArchiveServerSQLite",
+            dependencies: [
+                "ArchiveServerStorage", "ArchiveSyncModel", "ArchiveSyncWire", "SQLite", "ArchiveStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
+        ),
+        // `archive-server`'s HTTP app, on the storage interface alone: the sync API and the
+        // page on Hummingbird's Router (ServiceRouter), the users' event streams.
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveSyncModel",
-                "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI", "ArchiveStorage", "SQLite",
+                "ArchiveServerStorage", "ArchiveSyncModel",
+                "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -269,8 +296,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings,
-            plugins: ["EmbedMigrations"]
+            swiftSettings: swiftSettings
         ),
         // The service on PostgreSQL (`archive-server --postgres URL`): its own migrations
         // (Migrations/Postgres), the merge rule run by PostgreSQL itself.
@@ -278,7 +304,7 @@ let package = Package(
             name: "ArchiveServerPostgres",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveNetwork", "SQLite",
+                "ArchiveServerStorage", "ArchiveSyncWire", "ArchiveNetwork", "SQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -290,7 +316,7 @@ let package = Package(
             name: "ArchiveServerCLI",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveServer", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "ArchiveNetwork", "CMalloc",
+                "ArchiveServer", "ArchiveServerStorage", "ArchiveServerSQLite", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "ArchiveNetwork", "CMalloc",
                 // terminalSafeMain: every write to standard output checked, errors made safe for a terminal.
                 "ArchiveFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -366,6 +392,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
+                "ArchiveServerStorage", "ArchiveServerSQLite",
                 "ArchiveSyncClient", "ArchiveNetwork",
                 "ArchiveSyncModel","ReliabilityHelper", "ArchiveCLI", "ArchiveCore", "ArchiveTransfer", "ArchiveStorage", "ArchiveAPI", "ArchiveHTTP", "ArchiveServer", "SQLite", "TestSupport", "CrashVFS"],
             swiftSettings: swiftSettings
@@ -413,6 +440,7 @@ let package = Package(
         .testTarget(
             name: "ArchiveServerTests",
             dependencies: [
+                "ArchiveServerStorage", "ArchiveServerSQLite",
                 "ArchiveSyncClient", "ArchiveNetwork",
                 "ArchiveSyncModel",
                 "ArchiveServer", "ArchiveServerPostgres", "ArchiveServerCLI", "ArchiveCLI", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveStorage", "SQLite", "TestSupport",

@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Compiles a target's migrations into it, as a generated `EmbeddedMigrations.swift`:
 /// the top-level `Migrations/*.sql` for the engine (`ArchiveStorage`), `Migrations/Server/*.sql`
-/// for the sync service's own database (`ArchiveServer`), `Migrations/Postgres/*.sql` for
+/// for the sync service's own database (`ArchiveServerSQLite`), `Migrations/Postgres/*.sql` for
 /// the service on PostgreSQL (`ArchiveServerPostgres`).
 ///
 /// The schema so ships inside the binary: a program copied alone to another
@@ -11,7 +11,7 @@ import PackagePlugin
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let folders = ["ArchiveServer": "Migrations/Server", "ArchiveServerPostgres": "Migrations/Postgres"]
+        let folders = ["ArchiveServerSQLite": "Migrations/Server", "ArchiveServerPostgres": "Migrations/Postgres"]
         let folder = folders[target.name] ?? "Migrations"
         let directory = context.package.directoryURL.appending(path: folder)
         let files = try FileManager.default

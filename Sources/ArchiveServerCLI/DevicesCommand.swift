@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
 import ArgumentParser
@@ -66,8 +67,8 @@ struct DevicesCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let storage = self.storage.merged(over: root.storage)
         let action = self.action, json = self.json
-        let user = (try? UserStore.canonicalName(self.user)) ?? self.user
-        let label = self.label.map { (try? UserStore.canonicalLabel($0)) ?? $0 } ?? ""
+        let user = (try? AccountName.user(self.user)) ?? self.user
+        let label = self.label.map { (try? AccountName.device($0)) ?? $0 } ?? ""
         do {
             try await storage.withUsers(logger: logger) { users in
                 switch action {

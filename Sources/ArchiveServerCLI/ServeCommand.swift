@@ -1,3 +1,5 @@
+import ArchiveServerSQLite
+import ArchiveServerStorage
 import ArchiveNetwork
 import ArchiveAPI
 import ArchiveHTTPServer

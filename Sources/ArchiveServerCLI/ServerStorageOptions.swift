@@ -1,6 +1,8 @@
+import ArchiveStorage
+import ArchiveServerStorage
+import ArchiveServerSQLite
 import ArchiveServer
 import ArchiveServerPostgres
-import ArchiveStorage
 import ArgumentParser
 import Logging
 #if canImport(Glibc)

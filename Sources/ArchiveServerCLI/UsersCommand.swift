@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
 import ArgumentParser
@@ -73,8 +74,8 @@ struct UsersCommand: AsyncParsableCommand {
                     }
                 case .add, .token:
                     // Names and labels ignore case: said as stored.
-                    let name = (try? UserStore.canonicalName(name)) ?? name
-                    let label = (try? UserStore.canonicalLabel(device)) ?? device
+                    let name = (try? AccountName.user(name)) ?? name
+                    let label = (try? AccountName.device(device)) ?? device
                     let now = Int64(Date().timeIntervalSince1970 * 1000)
                     let token = action == .add
                         ? try await users.add(name, device: label, now: now) : try await users.issueToken(for: name, device: label, now: now)

@@ -1,4 +1,3 @@
-import ArchiveStorage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -30,7 +29,7 @@ struct PostgresMergeBatch {
                 for (index, text) in [object.photoUrl, object.category, object.dishName, object.shopName, object.introduction].enumerated() {
                     texts[index].append(text)
                 }
-                storedAt.append(object.storedAt.millisecondsSince1970)
+                storedAt.append(object.storedAtMilliseconds)
             case .removed:
                 removed.append(true)
                 for index in texts.indices { texts[index].append("") }

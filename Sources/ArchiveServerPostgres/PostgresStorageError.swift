@@ -1,6 +1,6 @@
 import ArchiveNetwork
 import ArchiveSyncWire
-import ArchiveServer
+import ArchiveServerStorage
 import PostgresNIO
 
 /// Why the service's PostgreSQL storage failed.

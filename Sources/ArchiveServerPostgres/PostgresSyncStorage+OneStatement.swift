@@ -1,5 +1,4 @@
-import ArchiveServer
-import ArchiveStorage
+import ArchiveServerStorage
 import ArchiveSyncWire
 import Logging
 import PostgresNIO

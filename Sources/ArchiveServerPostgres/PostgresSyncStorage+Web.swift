@@ -1,5 +1,4 @@
-public import ArchiveServer
-import ArchiveStorage
+public import ArchiveServerStorage
 import Logging
 import PostgresNIO
 public import ArchiveSyncModel
@@ -8,8 +7,8 @@ extension PostgresSyncStorage {
     // MARK: - Sign-in links (UserStore's, in PostgreSQL)
 
     public func createSignInLink(for user: String, label: String, now: Int64, expiresAt: Int64) async throws -> AccessToken {
-        let name = try UserStore.canonicalName(user)
-        let label = try UserStore.canonicalLabel(label)
+        let name = try AccountName.user(user)
+        let label = try AccountName.device(label)
         let secret = AccessToken.generate()
         return try await PostgresTransaction.run(client, while: "making a sign-in link for \(name)", logger: logger) { connection in
             let user = try await Self.userID(name, on: connection, logger: logger)
@@ -106,7 +105,7 @@ extension PostgresSyncStorage {
                 }
                 let more = favorites.count > limit
                 if more { favorites.removeLast() }
-                var next = more ? favorites.last.map { FavoritesPosition(storedAt: $0.storedAt.millisecondsSince1970, id: $0.id) } : nil
+                var next = more ? favorites.last.map { FavoritesPosition(storedAt: $0.storedAtMilliseconds, id: $0.id) } : nil
                 var partial = false
                 if !more, !matching.isEmpty {
                     // The window was full: the search goes on after its last favorite.

@@ -1,5 +1,4 @@
-public import ArchiveServer
-import ArchiveStorage
+public import ArchiveServerStorage
 public import ArchiveSyncWire
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -235,8 +234,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func add(_ name: String, device: String, now: Int64) async throws -> AccessToken {
-        let name = try UserStore.canonicalName(name)
-        let label = try UserStore.canonicalLabel(device)
+        let name = try AccountName.user(name)
+        let label = try AccountName.device(device)
         let token = AccessToken.generate()
         // A feed is named by 16 random bytes, as a device is.
         let feed = DeviceID.random().bytes
@@ -252,8 +251,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func issueToken(for name: String, device: String, now: Int64) async throws -> AccessToken {
-        let name = try UserStore.canonicalName(name)
-        let label = try UserStore.canonicalLabel(device)
+        let name = try AccountName.user(name)
+        let label = try AccountName.device(device)
         let token = AccessToken.generate()
         let issued = try await PostgresTransaction.run(client, while: "giving \(name) a token", logger: logger) { connection in
             let user = try await Self.userID(name, on: connection, logger: logger)
@@ -265,7 +264,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func revoke(_ name: String) async throws {
-        let name = try UserStore.canonicalName(name)
+        let name = try AccountName.user(name)
         try await PostgresTransaction.run(client, while: "revoking \(name)'s tokens", logger: logger) { connection in
             let user = try await Self.userID(name, on: connection, logger: logger)
             try await connection.query("DELETE FROM device_tokens WHERE user_id = \(user)", logger: logger)
@@ -273,7 +272,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func remove(_ name: String) async throws {
-        let name = try UserStore.canonicalName(name)
+        let name = try AccountName.user(name)
         guard try await rows("removing \(name)", "DELETE FROM users WHERE name = \(name) RETURNING id") > 0 else {
             throw ServerStorageError.noSuchUser(name)
         }
@@ -352,8 +351,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         """
 
     public func addDevice(_ label: String, of user: String, now: Int64) async throws -> AccessToken {
-        let name = try UserStore.canonicalName(user)
-        let label = try UserStore.canonicalLabel(label)
+        let name = try AccountName.user(user)
+        let label = try AccountName.device(label)
         let token = AccessToken.generate()
         return try await PostgresTransaction.run(client, while: "adding device \(label) of \(name)", logger: logger) { connection in
             let user = try await Self.userID(name, on: connection, logger: logger)
@@ -366,7 +365,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func devices(of user: String) async throws -> [DeviceAccount] {
-        let name = try UserStore.canonicalName(user)
+        let name = try AccountName.user(user)
         return try await PostgresTransaction.run(client, while: "listing the devices of \(name)", logger: logger) { connection in
             let user = try await Self.userID(name, on: connection, logger: logger)
             var devices: [DeviceAccount] = []
@@ -388,8 +387,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     }
 
     public func revokeDevice(_ label: String, of user: String) async throws {
-        let name = try UserStore.canonicalName(user)
-        let label = try UserStore.canonicalLabel(label)
+        let name = try AccountName.user(user)
+        let label = try AccountName.device(label)
         try await PostgresTransaction.run(client, while: "revoking device \(label) of \(name)", logger: logger) { connection in
             let user = try await Self.userID(name, on: connection, logger: logger)
             let deleted = try await connection.query(
@@ -532,7 +531,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         }
         let object = StoredArchiveObject(
             id: Int(id), photoUrl: photoUrl, category: category, dishName: dishName, shopName: shopName,
-            introduction: introduction, storedAt: Date(millisecondsSince1970: storedAt))
+            introduction: introduction, storedAtMilliseconds: storedAt)
         return FavoriteChange(id: Int(id), stamp: changeStamp, state: .stored(object))
     }
 }

@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveSyncModel
 import ArchiveServer
 import ArchiveStorage

@@ -1,3 +1,4 @@
+import ArchiveServerSQLite
 import ArchiveServer
 import Foundation
 import SQLite

@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
 import ArchiveStorage

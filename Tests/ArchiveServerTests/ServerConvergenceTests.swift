@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveSyncClient
 import ArchiveServer
 import ArchiveStorage

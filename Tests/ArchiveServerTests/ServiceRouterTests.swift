@@ -1,3 +1,5 @@
+import ArchiveServerStorage
+import ArchiveServerSQLite
 import ArchiveAPI
 import ArchiveHTTPServer
 import ArchiveServer

@@ -1,3 +1,5 @@
+import ArchiveServerSQLite
+import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
 import ArchiveStorage

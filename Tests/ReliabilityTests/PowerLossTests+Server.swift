@@ -1,3 +1,5 @@
+import ArchiveServerStorage
+import ArchiveServerSQLite
 import ArchiveServer
 import ArchiveStorage
 import CrashVFS

@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import Hummingbird
 import HummingbirdAuth
 import HTTPTypes

@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveAPI
 import ArchiveSyncWire
 import ArchiveHTTPServer

@@ -1,3 +1,4 @@
+public import ArchiveServerStorage
 public import Hummingbird
 public import HummingbirdAuth
 public import NIOCore

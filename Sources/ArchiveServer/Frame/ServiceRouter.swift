@@ -1,5 +1,5 @@
+public import ArchiveServerStorage
 import ArchiveAPI
-import ArchiveStorage
 public import ArchiveHTTPServer
 public import Hummingbird
 public import Logging

@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveHTTPServer
 import Hummingbird
 import HTTPTypes

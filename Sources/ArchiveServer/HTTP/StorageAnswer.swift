@@ -1,3 +1,4 @@
+package import ArchiveServerStorage
 import ArchiveHTTPServer
 import Hummingbird
 import HTTPTypes

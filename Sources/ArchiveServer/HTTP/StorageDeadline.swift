@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import NIOCore
 
 /// When one request's work with the database must end (``StorageDeadlineMiddleware`` sets

@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import ArchiveAPI
 import ArchiveHTTPServer
 import ArchiveSyncWire

@@ -1,3 +1,4 @@
+public import ArchiveServerStorage
 import Synchronization
 
 /// Tells a user's open event streams (the web page's, `archive-tui`'s) that the user's feed

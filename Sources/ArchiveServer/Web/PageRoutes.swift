@@ -1,7 +1,7 @@
+import ArchiveServerStorage
 import ArchiveAPI
 import ArchiveHTTPServer
 import ArchiveSearch
-import ArchiveStorage
 import ArchiveSyncWire
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -286,7 +286,7 @@ struct PageRoutes: Sendable {
     private func sessionView(_ session: Session, lastSync: Int64?) -> [String: Any] {
         var view: [String: Any] = ["csrf": session.csrf, "user": session.user.name, "device": session.user.device]
         if let lastSync {
-            let iso = Date(millisecondsSince1970: lastSync).iso8601Milliseconds
+            let iso = ISO8601Milliseconds.string(lastSync)
             view["lastSync"] = ["iso": iso, "shown": String(iso.prefix(16)).replacing("T", with: " ") + " UTC"]
         }
         return view
@@ -311,7 +311,7 @@ struct PageRoutes: Sendable {
                 }
                 state = .stored(StoredArchiveObject(
                     id: dish.id, photoUrl: dish.photoUrl, category: dish.category, dishName: dish.dishName, shopName: dish.shopName,
-                    introduction: dish.introduction, storedAt: Date(millisecondsSince1970: wallClock())))
+                    introduction: dish.introduction, storedAtMilliseconds: wallClock()))
             } else {
                 state = .removed
             }

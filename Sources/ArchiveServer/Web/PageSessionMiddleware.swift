@@ -1,3 +1,4 @@
+import ArchiveServerStorage
 import Hummingbird
 
 /// The gate of the page's routes that need a signed-in browser, after

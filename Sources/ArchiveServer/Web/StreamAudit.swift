@@ -1,3 +1,4 @@
+public import ArchiveServerStorage
 public import Logging
 public import ServiceLifecycle
 

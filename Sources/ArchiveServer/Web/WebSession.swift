@@ -1,4 +1,4 @@
-import ArchiveStorage
+import ArchiveServerStorage
 import Crypto
 import Hummingbird
 import ArchiveSyncModel

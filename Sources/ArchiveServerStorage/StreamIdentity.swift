@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveSyncModel
 
 /// Who an open event stream listens as: the device token it was opened with, its user and

@@ -1,8 +1,16 @@
-import ArchiveSyncModel
-
 /// Fast, allocation-free ISO 8601 dates with milliseconds, as the export format writes them:
 /// `2026-11-22T04:19:57.123Z`. Parsing also accepts no or other fraction digits and `±HH:MM` offsets.
+/// Here, beside the favorite's stored time, so that every side writes a time alike without
+/// Foundation.
 package enum ISO8601Milliseconds {
+    /// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC), clamped as ``append(_:to:)`` does.
+    package static func string(_ milliseconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Formats Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ`, appending the bytes to `output`.
     ///
     /// Exact for ``StoredArchiveObject/storedAtRange`` (years 0001 to 9999), the only

@@ -1,4 +1,4 @@
-import ArchiveStorage
+public import ArchiveServerStorage
 public import ArchiveSyncWire
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -177,7 +177,7 @@ public struct SQLiteSyncBackend: SyncBackend {
         switch change.state {
         case .stored(let object):
             try db.execute(sql, user.id, change.id, stamp.time.rawValue, stamp.device.bytes, seq, 0, object.photoUrl,
-                           object.category, object.dishName, object.shopName, object.introduction, object.storedAt.millisecondsSince1970)
+                           object.category, object.dishName, object.shopName, object.introduction, object.storedAtMilliseconds)
         case .removed:
             try db.execute(sql, user.id, change.id, stamp.time.rawValue, stamp.device.bytes, seq, 1,
                            String?.none, String?.none, String?.none, String?.none, String?.none, Int64?.none)
@@ -196,7 +196,7 @@ public struct SQLiteSyncBackend: SyncBackend {
         let object = StoredArchiveObject(
             id: id, photoUrl: try row.column(String.self, at: 4), category: try row.column(String.self, at: 5),
             dishName: try row.column(String.self, at: 6), shopName: try row.column(String.self, at: 7),
-            introduction: try row.column(String.self, at: 8), storedAt: Date(millisecondsSince1970: try row.int64(at: 9)))
+            introduction: try row.column(String.self, at: 8), storedAtMilliseconds: try row.int64(at: 9))
         return FavoriteChange(id: id, stamp: stamp, state: .stored(object))
     }
 }

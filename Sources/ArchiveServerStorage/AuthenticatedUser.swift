@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveSyncModel
 
 /// The user a request's token belongs to: every read and write of the request is scoped to

@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveSyncModel
 
 /// One page of a user's stored favorites, newest first (the web page's Favorites screen).

@@ -1,5 +1,5 @@
-import ArchiveStorage
 #if canImport(FoundationEssentials)
+public import ArchiveServerStorage
 import FoundationEssentials
 #else
 import Foundation
@@ -54,7 +54,7 @@ extension SQLiteSyncBackend {
                 }.compactMap { $0 }
                 let more = rows.count > limit
                 if more { rows.removeLast() }
-                var next = more ? rows.last.map { FavoritesPosition(storedAt: $0.storedAt.millisecondsSince1970, id: $0.id) } : nil
+                var next = more ? rows.last.map { FavoritesPosition(storedAt: $0.storedAtMilliseconds, id: $0.id) } : nil
                 var partial = false
                 if !more, !matching.isEmpty, let edge = try db.fetchOne("""
                     SELECT stored_at, id FROM user_favorites INDEXED BY user_favorites_newest

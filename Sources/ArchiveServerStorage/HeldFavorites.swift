@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveSyncModel
 
 /// What a user's favorites hold for some IDs, and where the user's feed stands: the web

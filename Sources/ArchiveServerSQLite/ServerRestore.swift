@@ -1,4 +1,5 @@
 import ArchiveStorage
+public import ArchiveServerStorage
 import SQLite
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveSyncModel
 
 /// Which device IDs a device token may sync as: the rule both backends apply, in one place,

@@ -1,4 +1,4 @@
-import ArchiveStorage
+public import ArchiveServerStorage
 import SQLite
 public import ArchiveSyncModel
 
@@ -21,8 +21,8 @@ public struct UserStore: UserDirectory {
     /// Adds user `name` with a first device token labelled `device`, and returns the token
     /// (the only time it can be read).
     public func add(_ name: String, device: String, now: Int64) throws -> AccessToken {
-        let name = try Self.canonicalName(name)
-        let label = try Self.canonicalLabel(device)
+        let name = try AccountName.user(name)
+        let label = try AccountName.device(device)
         let token = AccessToken.generate()
         try database.queue.write { db in
             if try db.fetchOne("SELECT 1 FROM users WHERE name = ?", name, row: { _ in true }) != nil {
@@ -41,8 +41,8 @@ public struct UserStore: UserDirectory {
     /// Ends every token of user `name` and forgets its devices, then gives it one new token
     /// labelled `device`.
     public func issueToken(for name: String, device: String, now: Int64) throws -> AccessToken {
-        let name = try Self.canonicalName(name)
-        let label = try Self.canonicalLabel(device)
+        let name = try AccountName.user(name)
+        let label = try AccountName.device(device)
         let token = AccessToken.generate()
         try database.queue.write { db in
             let user = try Self.userID(name, in: db)
@@ -55,7 +55,7 @@ public struct UserStore: UserDirectory {
     /// Ends every token of user `name` at once and forgets its devices; the user's
     /// favorites stay (``issueToken(for:device:now:)`` lets the user back in).
     public func revoke(_ name: String) throws {
-        let name = try Self.canonicalName(name)
+        let name = try AccountName.user(name)
         try database.queue.write { db in
             try db.execute("DELETE FROM device_tokens WHERE user = ?", try Self.userID(name, in: db))
         }
@@ -63,7 +63,7 @@ public struct UserStore: UserDirectory {
 
     /// Removes user `name`, its favorites, tokens and devices.
     public func remove(_ name: String) throws {
-        let name = try Self.canonicalName(name)
+        let name = try AccountName.user(name)
         try database.queue.write { db in
             try db.execute("DELETE FROM users WHERE name = ?", name)
             guard db.changes > 0 else { throw ServerStorageError.noSuchUser(name) }
@@ -132,8 +132,8 @@ public struct UserStore: UserDirectory {
 
     /// A new token labelled `label` for one more device of user `user`.
     public func addDevice(_ label: String, of user: String, now: Int64) throws -> AccessToken {
-        let name = try Self.canonicalName(user)
-        let label = try Self.canonicalLabel(label)
+        let name = try AccountName.user(user)
+        let label = try AccountName.device(label)
         let token = AccessToken.generate()
         try database.queue.write { db in
             let id = try Self.userID(name, in: db)
@@ -147,7 +147,7 @@ public struct UserStore: UserDirectory {
 
     /// User `user`'s tokens and the devices syncing with them, by label.
     public func devices(of user: String) throws -> [DeviceAccount] {
-        let name = try Self.canonicalName(user)
+        let name = try AccountName.user(user)
         return try database.queue.snapshot { db in
             let id = try Self.userID(name, in: db)
             return try db.fetchAll("""
@@ -171,8 +171,8 @@ public struct UserStore: UserDirectory {
     /// Ends the token labelled `label` of user `user` at once and forgets the devices that
     /// sync with it (`ON DELETE CASCADE`).
     public func revokeDevice(_ label: String, of user: String) throws {
-        let name = try Self.canonicalName(user)
-        let label = try Self.canonicalLabel(label)
+        let name = try AccountName.user(user)
+        let label = try AccountName.device(label)
         try database.queue.write { db in
             try db.execute("DELETE FROM device_tokens WHERE user = ? AND label = ?", try Self.userID(name, in: db), label)
             guard db.changes > 0 else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
@@ -229,8 +229,8 @@ public struct UserStore: UserDirectory {
     /// working until `expiresAt` (Unix milliseconds). Refused when the user has a device
     /// labelled so already. The user's links past their end are deleted on the way.
     public func createSignInLink(for user: String, label: String, now: Int64, expiresAt: Int64) throws -> AccessToken {
-        let name = try Self.canonicalName(user)
-        let label = try Self.canonicalLabel(label)
+        let name = try AccountName.user(user)
+        let label = try AccountName.device(label)
         let secret = AccessToken.generate()
         try database.queue.write { db in
             let id = try Self.userID(name, in: db)
@@ -324,30 +324,5 @@ public struct UserStore: UserDirectory {
             throw ServerStorageError.noSuchUser(name)
         }
         return id
-    }
-
-    /// The name as stored: `name` in lower case (names ignore case: `Alice` is `alice`).
-    /// Refuses a name that is not 1 to 64 of `A–Z a–z 0–9 . _ -`, or has no letter or digit
-    /// (`.`, `..`, `-`).
-    public static func canonicalName(_ name: String) throws -> String {
-        guard let canonical = canonical(name) else { throw ServerStorageError.invalidUserName(name) }
-        return canonical
-    }
-
-    /// A device label as stored: the same rule as a user's name.
-    public static func canonicalLabel(_ label: String) throws -> String {
-        guard let canonical = canonical(label) else { throw ServerStorageError.invalidDeviceLabel(label) }
-        return canonical
-    }
-
-    private static func canonical(_ text: String) -> String? {
-        func isLetterOrDigit(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-        }
-        let allowed = text.utf8.allSatisfy { byte in
-            isLetterOrDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
-        guard (1...64).contains(text.utf8.count), allowed, text.utf8.contains(where: isLetterOrDigit) else { return nil }
-        return text.lowercased()
     }
 }

@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveSyncWire
 public import ArchiveSyncModel
 
