@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ArchiveHTTP", targets: ["ArchiveHTTP"]),
         .library(name: "ArchiveCore", targets: ["ArchiveCore"]),
         .library(name: "ArchiveTransfer", targets: ["ArchiveTransfer"]),
+        .library(name: "ArchiveCommandLine", targets: ["ArchiveCommandLine"]),
         .library(name: "ArchiveFront", targets: ["ArchiveFront"]),
         .library(name: "ArchiveStartup", targets: ["ArchiveStartup"]),
         .library(name: "ArchiveSyncWire", targets: ["ArchiveSyncWire"]),
@@ -209,11 +210,22 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // C's <stdio.h> `ferror(stdout)`, for StandardOutputError.
         .systemLibrary(name: "CStandardIO"),
+        // What every command-line program of the project shares, `archive-server` included:
+        // `terminalSafeMain` (errors made safe for a terminal, every write to standard output
+        // checked: `StandardOutputError`), `TerminalText`, and `DataDirectory` (XDG's).
+        .target(
+            name: "ArchiveCommandLine",
+            dependencies: [
+                "CStandardIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ArchiveFront",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveSyncClient", "ArchiveTransfer", "CMalloc", "CStandardIO",
+                "ArchiveCore", "ArchiveHTTP", "ArchiveSyncWire", "ArchiveSyncClient", "ArchiveTransfer", "ArchiveCommandLine", "CMalloc", "CStandardIO",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -270,7 +282,7 @@ let package = Package(
         .target(
             name: "ArchiveServerSQLite",
             dependencies: [
-                "ArchiveServerStorage", "ArchiveSyncModel", "ArchiveSyncWire", "SQLite", "ArchiveStorage",
+                "ArchiveServerStorage", "ArchiveSyncModel", "ArchiveSyncWire", "SQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -316,9 +328,9 @@ let package = Package(
             name: "ArchiveServerCLI",
             dependencies: [
                 "ArchiveSyncModel",
-                "ArchiveServer", "ArchiveServerStorage", "ArchiveServerSQLite", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveStorage", "ArchiveAPI", "ArchiveNetwork", "CMalloc",
+                "ArchiveServer", "ArchiveServerStorage", "ArchiveServerSQLite", "ArchiveServerPostgres", "ArchiveHTTPServer", "ArchiveSyncWire", "ArchiveAPI", "ArchiveNetwork", "CMalloc",
                 // terminalSafeMain: every write to standard output checked, errors made safe for a terminal.
-                "ArchiveFront",
+                "ArchiveCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),

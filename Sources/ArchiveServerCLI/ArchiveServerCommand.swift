@@ -1,4 +1,4 @@
-import ArchiveFront
+import ArchiveCommandLine
 import ArgumentParser
 
 /// `archive-server`: the favorites sync service and the catalog, on the embedded SQLite

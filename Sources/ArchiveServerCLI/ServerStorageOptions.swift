@@ -1,4 +1,4 @@
-import ArchiveStorage
+import ArchiveCommandLine
 import ArchiveServerStorage
 import ArchiveServerSQLite
 import ArchiveServer

@@ -1,4 +1,4 @@
-import ArchiveFront
+import ArchiveCommandLine
 
 /// A secret shown once on standard output (a device's token, a sign-in link): written and
 /// flushed at once, so that a write that failed (a full disk, a closed descriptor behind

@@ -1,4 +1,3 @@
-import ArchiveStorage
 import SQLite
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-import ArchiveStorage
 package import SQLite
 
 /// The sync service's own SQLite database (`archive-server --database PATH`): users,
@@ -20,7 +19,7 @@ public struct ServerDatabase: Sendable {
 
     /// Opens it with `configuration` (a test's crash VFS).
     package init(path: String, configuration: Configuration) throws {
-        if path != Database.inMemoryPath { try ArchiveDatabase.checkDatabasePath(path) }
+        if path != Database.inMemoryPath { try DatabasePath.check(path) }
         queue = try DatabaseQueue(path: path, configuration: configuration, migrator: ServerMigrations.migrator())
         try queue.read { db in try db.add(FoldedSubstring.sqlFunction) }
     }

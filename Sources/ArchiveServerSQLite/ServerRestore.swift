@@ -1,4 +1,3 @@
-import ArchiveStorage
 public import ArchiveServerStorage
 import SQLite
 #if canImport(Glibc)

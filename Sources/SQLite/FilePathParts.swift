@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A file path split into its directory and its last component, as POSIX
 /// `dirname` and `basename` split it.
 ///
@@ -40,5 +46,25 @@ package struct FilePathParts: Sendable, Equatable {
         var end = path.endIndex
         while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
         return path[..<end]
+    }
+
+    /// The path a chain of symbolic links ends at (relative links are relative to the
+    /// link's directory), as SQLite's unix VFS follows them; `path` itself when it is
+    /// not a link. A chain longer than the kernel's own limit (40) stops there.
+    package static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = linkDestination(current) else { return current }
+            current = destination.hasPrefix("/") ? destination : FilePathParts(current).sibling(named: destination)
+        }
+        return current
+    }
+
+    /// What the symbolic link at `path` holds, or `nil` when `path` is not one.
+    private static func linkDestination(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -104,47 +104,15 @@ public struct ArchiveDatabase: Sendable {
     /// ``ArchiveStorageError/notADatabaseFile(path:kind:)`` or
     /// ``ArchiveStorageError/nameTooLong(path:bytes:needed:limit:)``.
     public static func checkDatabasePath(_ path: String) throws(ArchiveStorageError) {
-        guard !path.isEmpty else { throw .notADatabaseFile(path: path, kind: "an empty path") }
-        // `dir/` names a directory: SQLite would create a file named `dir` instead.
-        guard !path.hasSuffix("/") else { throw .notADatabaseFile(path: path, kind: "a directory path (it ends in /)") }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            // Missing (or unreadable: SQLite reports that precisely): a new database.
-            try checkNameLength(path, isNewDatabase: true)
-            return
+        do {
+            try DatabasePath.check(path)
+        } catch {
+            switch error {
+            case .notADatabaseFile(let path, let kind): throw .notADatabaseFile(path: path, kind: kind)
+            case .nameTooLong(let path, let bytes, let needed, let limit): throw .nameTooLong(path: path, bytes: bytes, needed: needed, limit: limit)
+            case .hardLinked(let path, let links): throw .hardLinked(path: path, links: links)
+            }
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-            // SQLite names its -wal and -shm after the path: two names of one file get two
-            // logs, and a write through one is lost to the other.
-            guard info.st_nlink <= 1 else { throw .hardLinked(path: path, links: Int(info.st_nlink)) }
-            try checkNameLength(path, isNewDatabase: info.st_size == 0)  // an empty file is a new database
-            return
-        case S_IFDIR: throw .notADatabaseFile(path: path, kind: "a directory")
-        case S_IFCHR: throw .notADatabaseFile(path: path, kind: "a character device")
-        case S_IFBLK: throw .notADatabaseFile(path: path, kind: "a block device")
-        case S_IFIFO: throw .notADatabaseFile(path: path, kind: "a FIFO (named pipe)")
-        case S_IFSOCK: throw .notADatabaseFile(path: path, kind: "a socket")
-        default: throw .notADatabaseFile(path: path, kind: "not a regular file")
-        }
-    }
-
-    /// Refuses a file name too long for the files SQLite makes beside the database:
-    /// `NAME-journal` while a new one is created (before it switches to WAL), then
-    /// `NAME-wal` and `NAME-shm`. SQLite would create the database file and then fail
-    /// on the journal, leaving an empty file behind and a message about neither.
-    private static func checkNameLength(_ path: String, isNewDatabase: Bool) throws(ArchiveStorageError) {
-        let needed = isNewDatabase ? "-journal" : "-wal"
-        // NAME_MAX is 255 on Linux's common file systems: shorter names (and so every
-        // shorter path) need no question.
-        guard path.utf8.count + needed.utf8.count > 255 else { return }
-        let parts = FilePathParts(path)
-        let bytes = parts.name.utf8.count
-        guard bytes + needed.utf8.count > 255 else { return }
-        let asked = pathconf(parts.directory, Int32(_PC_NAME_MAX))
-        let limit = asked > 0 ? asked : 255
-        guard bytes + needed.utf8.count > limit else { return }
-        throw .nameTooLong(path: path, bytes: bytes, needed: needed, limit: limit)
     }
 
     // MARK: - Maintenance

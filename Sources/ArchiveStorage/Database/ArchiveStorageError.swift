@@ -1,3 +1,5 @@
+import SQLite
+
 /// A request the archive storage refuses before touching the database.
 public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An object's field breaks a rule of ``StoredArchiveObject/validate()``.
@@ -46,11 +48,11 @@ public enum ArchiveStorageError: Error, Sendable, Hashable, CustomStringConverti
         case .noDatabase(let path):
             return "no database at \(path); nothing was created (check --database or ARCHIVE_DATABASE; `archive add` creates one)"
         case .notADatabaseFile(let path, let kind):
-            return "'\(path)' is \(kind), not a database file; nothing was opened or created (pass --database with a file path)"
+            return DatabasePath.Problem.notADatabaseFile(path: path, kind: kind).description
         case .nameTooLong(let path, let bytes, let needed, let limit):
-            return "the file name of \(path) is \(bytes) bytes, too long for the file SQLite makes beside it (NAME\(needed)): this file system allows \(limit) bytes a name; nothing was opened or created (pass --database with a shorter name)"
+            return DatabasePath.Problem.nameTooLong(path: path, bytes: bytes, needed: needed, limit: limit).description
         case .hardLinked(let path, let links):
-            return "\(path) has \(links) hard links (names): SQLite keeps a write-ahead log per name, so a change written through one name can be lost to a reader of another (\"How To Corrupt An SQLite Database File\", 2.5); nothing was opened. Keep one name: remove the other links (find -samefile \(path)), or use a copy (cp, not ln) as a database of its own"
+            return DatabasePath.Problem.hardLinked(path: path, links: links).description
         case .untrustedSchema(let path, let kind, let name):
             return "\(path) holds a \(kind) named \(name.debugDescription), which archive never makes (another program added it): it would run whenever the file is read or written; nothing was opened or synced. Sync with a database archive made, or export this one's favorites with that program removed"
         case .noSearchIndex(let path):

@@ -52,7 +52,7 @@ package struct DatabaseFiles: Sendable {
 
     /// The files of the database at `databasePath`, as they are now.
     package init(databasePath: String) {
-        let resolved = Self.resolvingLinks(databasePath)
+        let resolved = FilePathParts.resolvingLinks(databasePath)
         for base in Set([databasePath, resolved]) {
             for suffix in Self.suffixes {
                 let path = base + suffix
@@ -72,7 +72,7 @@ package struct DatabaseFiles: Sendable {
         var info = stat()
         if stat(path, &info) == 0, files.contains(Identity(info)) { return true }
         // Not there yet (or a dangling link): where it would be created.
-        let target = Self.resolvingLinks(path)
+        let target = FilePathParts.resolvingLinks(path)
         let parts = FilePathParts(target)
         guard stat(parts.directory, &info) == 0 else { return false }
         let directory = Identity(info)
@@ -85,17 +85,5 @@ package struct DatabaseFiles: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         return files.contains(Identity(info))
-    }
-
-    /// The path a chain of symbolic links ends at (relative links are relative to the
-    /// link's directory), as SQLite's unix VFS follows them; `path` itself when it is
-    /// not a link. A chain longer than the kernel's own limit (40) stops there.
-    package static func resolvingLinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = destination.hasPrefix("/") ? destination : FilePathParts(current).sibling(named: destination)
-        }
-        return current
     }
 }

@@ -52,7 +52,7 @@ package struct OutputPath: Sendable, Hashable {
     /// Resolves `argument`.
     package init(_ argument: String) throws(Unreadable) {
         self.argument = argument
-        target = DatabaseFiles.resolvingLinks(argument)
+        target = FilePathParts.resolvingLinks(argument)
         var info = stat()
         guard stat(target, &info) == 0 else {
             guard errno == ENOENT else { throw Unreadable(reason: String(cString: strerror(errno))) }
