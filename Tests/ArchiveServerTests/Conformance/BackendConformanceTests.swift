@@ -1,0 +1,201 @@
+import ArchiveServerStorage
+import ArchiveSyncModel
+import ArchiveSyncWire
+import TestSupport
+import Testing
+
+/// The storage interface's contract, which every backend passes: the suite is written once
+/// against `SyncBackend` and `UserDirectory` and run on each backend in process (SQLite in
+/// memory, a new PostgreSQL database), as powersync-service runs one suite on every storage
+/// module. A behaviour of the service's storage is added here, once, and holds on both.
+///
+/// The service's HTTP frame, its processes and a backend's own ways (PostgreSQL's one
+/// statement, SQLite's one writer) have their suites beside this one; what a device sees is
+/// the same whatever the backend, and that is what this suite says.
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct BackendConformanceTests {
+    /// A backend of `kind` with one user, alice, signed in with her first device's token.
+    private func withAlice(
+        _ kind: ServiceBackend, _ body: (_ backend: any SyncBackend, _ users: any UserDirectory, _ alice: AuthenticatedUser) async throws -> Void
+    ) async throws {
+        let now = WallClock.system()
+        try await kind.withUsers(now: now) { backend, users in
+            let token = try await users.add("alice", device: "first", now: now)
+            let alice = try #require(try await backend.authenticate(token))
+            try await body(backend, users, alice)
+        }
+    }
+
+    /// Everything `user`'s feed holds, read from the start by a new device of the user's
+    /// (labelled `label`, with a token of its own: tokens bind to their first device).
+    private func feed(
+        of user: String, as label: String, in backend: any SyncBackend, users: any UserDirectory, limit: Int = 1_000
+    ) async throws -> [Int: FavoriteChange] {
+        let reader = try #require(try await backend.authenticate(try await users.addDevice(label, of: user, now: WallClock.system())))
+        return try await feed(of: reader, by: DeviceID.random(), in: backend, limit: limit)
+    }
+
+    /// Everything `user`'s feed holds, read from the start by `device` in pages of `limit`.
+    private func feed(of user: AuthenticatedUser, by device: DeviceID, in backend: any SyncBackend, limit: Int = 1_000) async throws -> [Int: FavoriteChange] {
+        var held: [Int: FavoriteChange] = [:]
+        var cursor: Int64 = 0
+        while true {
+            let page = try await backend.pull(for: user, device: device, after: cursor, limit: limit)
+            for (index, wire) in page.changes.enumerated() {
+                let change = try wire.change(index: index)
+                held[change.id] = change
+            }
+            #expect(page.cursor >= cursor, "a cursor went back")
+            cursor = page.cursor
+            if !page.hasMore { return held }
+        }
+    }
+
+    @Test("the merge keeps each favorite's change of the greatest stamp, whatever the order it came in", arguments: ServiceBackend.allCases)
+    func theMergeKeepsTheGreatestStamp(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let phone = Changes.device(0x01), laptop = Changes.device(0x02)
+            let first = try await backend.push([Changes.stored(1, at: 1_700_000_000_100, by: phone)], from: phone, through: 1, seen: 0, for: alice)
+            #expect(first.applied == 1)
+            // Older than what is held: superseded. The same change again: already held.
+            let laptopsAccount = try #require(try await backend.authenticate(try await users.addDevice("laptop", of: "alice", now: WallClock.system())))
+            let older = try await backend.push([Changes.stored(1, at: 1_700_000_000_050, by: laptop, text: " older")], from: laptop, through: 1, seen: 0, for: laptopsAccount)
+            #expect(older.applied == 0 && older.superseded == 1, "\(older)")
+            let again = try await backend.push([Changes.stored(1, at: 1_700_000_000_100, by: phone)], from: phone, through: 2, seen: 0, for: alice)
+            #expect(again.applied == 0 && again.alreadyHeld == 1, "\(again)")
+            // A later removal wins over the stored state.
+            let removal = try await backend.push([Changes.removed(1, at: 1_700_000_000_200, by: laptop)], from: laptop, through: 2, seen: 0, for: laptopsAccount)
+            #expect(removal.applied == 1)
+            let held = try await feed(of: "alice", as: "reader", in: backend, users: users)
+            #expect(held[1] == Changes.removed(1, at: 1_700_000_000_200, by: laptop), "\(held)")
+            // Equal times: the device's bytes decide (0x02 after 0x01), on every backend alike.
+            let tie = try await backend.push([Changes.stored(2, at: 1_700_000_000_300, by: laptop)], from: laptop, through: 3, seen: 0, for: laptopsAccount)
+            let tied = try await backend.push([Changes.stored(2, at: 1_700_000_000_300, by: phone, text: " phone")], from: phone, through: 3, seen: 0, for: alice)
+            #expect(tie.applied == 1 && tied.superseded == 1, "\(tie) \(tied)")
+        }
+    }
+
+    @Test("a feed is read in pages of at most the limit, its cursor never going back, its name the same on every page", arguments: ServiceBackend.allCases)
+    func aFeedPagesByItsCursor(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let phone = Changes.device(0x01), reader = Changes.device(0xEE)
+            _ = try await backend.push((1...5).map { Changes.stored($0, at: 1_700_000_000_000 + Int64($0), by: phone) }, from: phone, through: 1, seen: 0, for: alice)
+            let readers = try #require(try await backend.authenticate(try await users.addDevice("reader", of: "alice", now: WallClock.system())))
+            let probe = try await backend.pull(for: readers, device: reader, after: 0, limit: 0)
+            #expect(probe.changes.isEmpty && !probe.feed.isEmpty, "a probe names the feed and carries nothing")
+            var cursor: Int64 = 0, sizes: [Int] = [], more: [Bool] = []
+            repeat {
+                let page = try await backend.pull(for: readers, device: reader, after: cursor, limit: 2)
+                #expect(page.feed == probe.feed && !page.reset)
+                #expect(page.cursor > cursor || page.changes.isEmpty)
+                sizes.append(page.changes.count)
+                more.append(page.hasMore)
+                cursor = page.cursor
+            } while more.last == true
+            #expect(sizes == [2, 2, 1] && more == [true, true, false], "\(sizes) \(more)")
+            let end = try await backend.pull(for: readers, device: reader, after: cursor, limit: 2)
+            #expect(end.changes.isEmpty && !end.hasMore && end.cursor == cursor)
+        }
+    }
+
+    @Test("a removal's tombstone goes once every device of the user has applied it, and a new device never sees it", arguments: ServiceBackend.allCases)
+    func tombstonesGoOnceEveryDeviceHasAppliedThem(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let phone = Changes.device(0x01)
+            _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
+            let seen = try await backend.pull(for: alice, device: phone, after: 0, limit: 100).cursor
+            _ = try await backend.push([Changes.removed(7, at: 1_700_000_000_500, by: phone)], from: phone, through: 2, seen: seen, for: alice)
+            // Until the phone, alice's only device, has pulled past the removal, it is kept.
+            #expect(try await feed(of: "alice", as: "early", in: backend, users: users)[7] != nil)
+            // That reader is a device of alice's too: it must apply the removal as well.
+            try await users.revokeDevice("early", of: "alice")
+            let end = try await backend.pull(for: alice, device: phone, after: seen, limit: 100).cursor
+            _ = try await backend.pull(for: alice, device: phone, after: end, limit: 100)
+            let held = try await feed(of: "alice", as: "late", in: backend, users: users)
+            #expect(held[7] == nil, "the tombstone was kept: \(held)")
+        }
+    }
+
+    @Test("a token works until it is revoked, its device removed or its user removed; a new one for the user works", arguments: ServiceBackend.allCases)
+    func tokensWorkUntilRevoked(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let now = WallClock.system()
+            let laptopToken = try await users.addDevice("laptop", of: "alice", now: now)
+            let laptop = try #require(try await backend.authenticate(laptopToken))
+            #expect(laptop.name == "alice" && laptop.device == "laptop" && laptop.id == alice.id && laptop.feed == alice.feed)
+            #expect(Set(try await users.devices(of: "alice").map(\.label)) == ["first", "laptop"])
+            try await users.revokeDevice("laptop", of: "alice")
+            #expect(try await backend.authenticate(laptopToken) == nil)
+            await #expect(throws: ServerStorageError.noSuchDevice(user: "alice", label: "laptop")) { try await users.revokeDevice("laptop", of: "alice") }
+            // Revoking the user stops every token; a new one works.
+            let second = try await users.addDevice("tablet", of: "alice", now: now)
+            try await users.revoke("alice")
+            #expect(try await backend.authenticate(second) == nil)
+            let renewed = try await users.issueToken(for: "alice", device: "phone", now: now)
+            #expect(try await backend.authenticate(renewed)?.name == "alice")
+            // Removed: no token of hers works, and her name is free for someone new, under
+            // another ID.
+            try await users.remove("alice")
+            #expect(try await backend.authenticate(renewed) == nil)
+            let newcomer = try #require(try await backend.authenticate(try await users.add("alice", device: "first", now: now)))
+            #expect(newcomer.id != alice.id && newcomer.feed != alice.feed)
+        }
+    }
+
+    @Test("a device's own token binds to the first device that syncs with it; another device is refused", arguments: ServiceBackend.allCases)
+    func aTokenBindsToItsFirstDevice(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, _, alice in
+            let phone = Changes.device(0x01), thief = Changes.device(0x66)
+            _ = try await backend.pull(for: alice, device: phone, after: 0, limit: 10)
+            let refusal = ServerStorageError.tokenOfAnotherDevice(user: "alice", label: "first")
+            await #expect(throws: refusal) { _ = try await backend.pull(for: alice, device: thief, after: 0, limit: 10) }
+            await #expect(throws: refusal) {
+                _ = try await backend.push([Changes.stored(1, at: 1_700_000_000_000, by: thief)], from: thief, through: 1, seen: 0, for: alice)
+            }
+            // The phone itself goes on.
+            #expect(try await backend.push([Changes.stored(1, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice).applied == 1)
+        }
+    }
+
+    @Test("one user's favorites are never another's", arguments: ServiceBackend.allCases)
+    func usersAreIsolated(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let bob = try #require(try await backend.authenticate(try await users.add("bob", device: "first", now: WallClock.system())))
+            #expect(bob.id != alice.id && bob.feed != alice.feed)
+            let phone = Changes.device(0x01)
+            _ = try await backend.push([Changes.stored(3, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
+            #expect(try await feed(of: "bob", as: "reader", in: backend, users: users).isEmpty)
+            #expect(try await backend.favorites(of: bob, matching: "", after: nil, limit: 50, window: 1_000).favorites.isEmpty)
+            #expect(try await backend.held([3], of: bob).changes.isEmpty)
+            #expect(Array(try await backend.held([3], of: alice).changes.keys) == [3])
+        }
+    }
+
+    @Test("names and labels follow one rule: stored in lower case, refused when they break it", arguments: ServiceBackend.allCases)
+    func namesFollowOneRule(kind: ServiceBackend) async throws {
+        try await kind.withUsers(now: WallClock.system()) { backend, users in
+            let token = try await users.add("Alice", device: "Phone", now: WallClock.system())
+            let alice = try #require(try await backend.authenticate(token))
+            #expect(alice.name == "alice" && alice.device == "phone")
+            await #expect(throws: ServerStorageError.userExists("alice")) { _ = try await users.add("ALICE", device: "first", now: 0) }
+            for bad in ["", "..", "-", "a b", String(repeating: "x", count: 65), "ä"] {
+                await #expect(throws: ServerStorageError.invalidUserName(bad)) { _ = try await users.add(bad, device: "first", now: 0) }
+                await #expect(throws: ServerStorageError.invalidDeviceLabel(bad)) { _ = try await users.addDevice(bad, of: "alice", now: 0) }
+            }
+            #expect(try await users.list().map(\.name) == ["alice"])
+        }
+    }
+
+    @Test("an open stream's identity holds until its token is revoked, its user removed or the feeds renewed", arguments: ServiceBackend.allCases)
+    func streamIdentitiesHoldWhileTheirTokenDoes(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let laptop = try #require(try await backend.authenticate(try await users.addDevice("laptop", of: "alice", now: WallClock.system())))
+            let first = StreamIdentity(alice), second = StreamIdentity(laptop)
+            #expect(try await backend.stillValid([first, second]) == [first, second])
+            try await users.revokeDevice("laptop", of: "alice")
+            #expect(try await backend.stillValid([first, second]) == [first])
+            #expect(try await users.renewFeeds() == 1)
+            #expect(try await backend.stillValid([first]).isEmpty, "a renewed feed ends the streams of the old one")
+        }
+    }
+}
