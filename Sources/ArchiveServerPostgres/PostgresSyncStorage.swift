@@ -109,7 +109,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
                 WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex') AND (t.expires_at IS NULL OR t.expires_at > \(now))
                 """, logger: logger)
             for try await (id, name, feed, stored, tokenID, label, bound, session) in rows.decode((Int64, String, String, String, Int64, String, String?, Bool).self) {
-                guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = DeviceID(hex: feed) else { return nil }
+                guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = FeedID(hex: feed) else { return nil }
                 return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label, boundDevice: bound.flatMap(DeviceID.init(hex:)), isBrowserSession: session)
             }
             return nil
@@ -128,7 +128,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
                 """, logger: logger)
             var valid: Set<StreamIdentity> = []
             for try await (token, user, feed) in rows.decode((Int64, Int64, String).self) {
-                guard let feed = DeviceID(hex: feed) else { continue }
+                guard let feed = FeedID(hex: feed) else { continue }
                 valid.insert(StreamIdentity(token: token, user: user, feed: feed))
             }
             return identities.intersection(valid)
@@ -238,7 +238,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         let label = try AccountName.device(device)
         let token = AccessToken.generate()
         // A feed is named by 16 random bytes, as a device is.
-        let feed = DeviceID.random().bytes
+        let feed = FeedID.random().bytes
         let added = try await rows("adding user \(name)", """
             WITH added AS (
                 INSERT INTO users (name, feed, created_at) VALUES (\(name), decode(\(Hex.encode(feed)), 'hex'), \(now))

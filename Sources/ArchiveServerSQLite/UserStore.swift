@@ -194,7 +194,7 @@ public struct UserStore: UserDirectory {
                 """, hash, now) { row -> AuthenticatedUser? in
                 let stored = row.withBlob(at: 3) { Array($0) }
                 guard AccessToken.constantTimeEqual(stored, hash),
-                      let feed = DeviceID(bytes: row.withBlob(at: 2) { Array($0) })
+                      let feed = FeedID(bytes: row.withBlob(at: 2) { Array($0) })
                 else { return nil }
                 return AuthenticatedUser(
                     id: try row.int64(at: 0), name: try row.column(String.self, at: 1), feed: feed,
@@ -216,7 +216,7 @@ public struct UserStore: UserDirectory {
                 SELECT t.id, t.user, u.feed FROM device_tokens t JOIN users u ON u.id = t.user
                 WHERE t.id IN (SELECT value FROM json_each(?)) AND (t.expires_at IS NULL OR t.expires_at > ?)
                 """, ids, now) { row -> StreamIdentity? in
-                guard let feed = DeviceID(bytes: row.withBlob(at: 2) { Array($0) }) else { return nil }
+                guard let feed = FeedID(bytes: row.withBlob(at: 2) { Array($0) }) else { return nil }
                 return StreamIdentity(token: try row.int64(at: 0), user: try row.int64(at: 1), feed: feed)
             }
         }

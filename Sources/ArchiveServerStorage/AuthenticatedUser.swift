@@ -8,7 +8,7 @@ public struct AuthenticatedUser: Sendable, Hashable {
     /// The user's name (for logs).
     public let name: String
     /// The user's change feed.
-    public let feed: DeviceID
+    public let feed: FeedID
     /// The device token's row.
     public let token: Int64
     /// The device token's label (for logs).
@@ -23,7 +23,7 @@ public struct AuthenticatedUser: Sendable, Hashable {
     /// The user `id` named `name`, whose change feed is `feed`, signed in with token row
     /// `token` labelled `device`, bound to `boundDevice` (made by a storage backend once the
     /// token is checked).
-    package init(id: Int64, name: String, feed: DeviceID, token: Int64, device: String, boundDevice: DeviceID? = nil, isBrowserSession: Bool = false) {
+    package init(id: Int64, name: String, feed: FeedID, token: Int64, device: String, boundDevice: DeviceID? = nil, isBrowserSession: Bool = false) {
         self.id = id
         self.name = name
         self.feed = feed

@@ -12,7 +12,7 @@ public struct StreamIdentity: Sendable, Hashable {
     /// The user's row.
     public let user: Int64
     /// The user's feed.
-    public let feed: DeviceID
+    public let feed: FeedID
 
     /// The identity of a stream opened as `user`.
     public init(_ user: AuthenticatedUser) {
@@ -20,7 +20,7 @@ public struct StreamIdentity: Sendable, Hashable {
     }
 
     /// The identity of token row `token` of user row `user`, whose feed is `feed`.
-    public init(token: Int64, user: Int64, feed: DeviceID) {
+    public init(token: Int64, user: Int64, feed: FeedID) {
         self.token = token
         self.user = user
         self.feed = feed

@@ -61,7 +61,7 @@ public enum ServerSyncSession {
 
         // 1. Pull: the feed's name first (a cursor belongs to one feed), then its pages.
         let probe = try await transport.pull(device: device, cursor: 0, limit: 0)
-        guard let feed = DeviceID(hex: probe.feed) else { throw bad("feed \(probe.feed.prefix(40)) is not 32 hexadecimal digits") }
+        guard let feed = FeedID(hex: probe.feed) else { throw bad("feed \(probe.feed.prefix(40)) is not 32 hexadecimal digits") }
         var cursor = try favorites.receivedCursor(from: feed)
         // This feed's end before the pull grows it: what tells a restored older copy (below).
         let latestBeforePull = try favorites.latestChangeSeq()

@@ -33,7 +33,7 @@ struct HostileServiceTests {
     @Test(arguments: [false, true])
     func aPageThatDoesNotMoveForwardIsRefused(oversized: Bool) async throws {
         let database = try ArchiveDatabase.inMemory()
-        let feed = try #require(DeviceID(hex: String(repeating: "ab", count: 16)))
+        let feed = try #require(FeedID(hex: String(repeating: "ab", count: 16)))
         let error = await #expect(throws: SyncTransportError.self) {
             _ = try await ServerSyncSession.run(database, through: Stuck(oversized: oversized), pageLimit: 5)
         }

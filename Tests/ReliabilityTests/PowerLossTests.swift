@@ -176,7 +176,7 @@ struct PowerLossTests {
     /// cursor past changes never applied, which no later sync sends again.
     @Test func theHarnessCatchesACursorWrittenInItsOwnTransaction() async throws {
         let split = Self.sync { here, there in
-            let feed = try there.favorites.deviceID()
+            let feed = FeedID(of: try there.favorites.deviceID())
             let page = try there.favorites.changes(since: try here.favorites.receivedCursor(from: feed))
             _ = try here.favorites.apply([], from: feed, through: page.lastSeq)  // the cursor, alone
             _ = try here.favorites.apply(page.changes.map(\.change))  // then the changes

@@ -27,7 +27,7 @@ extension SQLiteStoredArchiveDataRepository {
 
     /// How far this database has read the change feed `feed` (another database's, or a
     /// sync service's): 0 for one never read.
-    public func receivedCursor(from feed: DeviceID) throws -> Int64 {
+    public func receivedCursor(from feed: FeedID) throws -> Int64 {
         try queue.read { db in try SyncStore.received(from: feed, in: db) }
     }
 
@@ -36,7 +36,7 @@ extension SQLiteStoredArchiveDataRepository {
     /// a sync stopped at any point has applied a page and its cursor, or neither. Returns
     /// what the merge rule did, and the seqs this database gave the changes it applied
     /// (its feed's new end: what not to send back).
-    public func apply(_ changes: [FavoriteChange], from feed: DeviceID, through cursor: Int64) throws -> (summary: ApplySummary, seqs: ClosedRange<Int64>?) {
+    public func apply(_ changes: [FavoriteChange], from feed: FeedID, through cursor: Int64) throws -> (summary: ApplySummary, seqs: ClosedRange<Int64>?) {
         try queue.write { db in
             let result = try applying(changes, in: db)
             try SyncStore.setReceived(cursor, from: feed, in: db)

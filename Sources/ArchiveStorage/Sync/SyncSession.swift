@@ -93,8 +93,8 @@ public enum SyncSession {
             if let first = pushed.first, let last = pushed.last,
                zip(pushed, pushed.dropFirst()).allSatisfy({ $0.upperBound + 1 == $1.lowerBound }) {
                 try local.queue.write { db in
-                    if try SyncStore.received(from: otherDevice, in: db) == first.lowerBound - 1 {
-                        try SyncStore.setReceived(last.upperBound, from: otherDevice, in: db)
+                    if try SyncStore.received(from: FeedID(of: otherDevice), in: db) == first.lowerBound - 1 {
+                        try SyncStore.setReceived(last.upperBound, from: FeedID(of: otherDevice), in: db)
                     }
                 }
             }
@@ -132,7 +132,7 @@ public enum SyncSession {
         from source: SQLiteStoredArchiveDataRepository, device: DeviceID, into target: SQLiteStoredArchiveDataRepository,
         skipping: [ClosedRange<Int64>], pageLimit: Int, summary: inout ApplySummary
     ) throws -> [ClosedRange<Int64>] {
-        var cursor = try target.queue.read { db in try SyncStore.received(from: device, in: db) }
+        var cursor = try target.queue.read { db in try SyncStore.received(from: FeedID(of: device), in: db) }
         var given: [ClosedRange<Int64>] = []
         var first = true
         while true {
@@ -167,7 +167,7 @@ public enum SyncSession {
                 var batch: SearchRunBatch? = target.hasSearchIndex && (hasMore || staged.count >= batchThreshold) ? SearchRunBatch() : nil
                 try SyncStore.apply(staged, in: db, ledger: &ledger, batch: &batch, hasSearchIndex: target.hasSearchIndex, summary: &summary)
                 try batch?.finish(in: db)
-                try SyncStore.setReceived(reached, from: device, in: db)
+                try SyncStore.setReceived(reached, from: FeedID(of: device), in: db)
                 try ledger.save(in: db)
                 return ledger.seq >= firstSeq ? firstSeq...ledger.seq : nil
             }

@@ -252,16 +252,17 @@ package enum SyncStore {
 
     // MARK: - Cursors
 
-    /// The last seq of `device`'s feed this database applied (0: none).
-    package static func received(from device: DeviceID, in db: Database) throws -> Int64 {
-        try db.fetchOne("SELECT received FROM sync_peers WHERE device = ?", device.bytes) { try $0.int64(at: 0) } ?? 0
+    /// The last seq of `feed` this database applied (0: none).
+    package static func received(from feed: FeedID, in db: Database) throws -> Int64 {
+        try db.fetchOne("SELECT received FROM sync_peers WHERE device = ?", feed.bytes) { try $0.int64(at: 0) } ?? 0
     }
 
-    /// Records that `device`'s feed was applied up to `seq`.
-    package static func setReceived(_ seq: Int64, from device: DeviceID, in db: Database) throws {
+    /// Records that `feed` was applied up to `seq` (the table's `device` column names the
+    /// feed: a peer database's own, named after its device, or a service's).
+    package static func setReceived(_ seq: Int64, from feed: FeedID, in db: Database) throws {
         try db.execute("""
             INSERT INTO sync_peers (device, received) VALUES (?1, ?2)
             ON CONFLICT (device) DO UPDATE SET received = excluded.received
-            """, device.bytes, seq)
+            """, feed.bytes, seq)
     }
 }
