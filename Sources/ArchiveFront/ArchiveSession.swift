@@ -135,21 +135,25 @@ public struct ArchiveSession: Sendable {
         let database = database, maximumChanges = syncMaximumChanges, progress = syncProgress
         let transport = syncTransport
         return ArchiveEnvironment(database: database, api: api, syncServer: { url in
-            try await ServerSyncSession.run(database, through: try transport(url), maximumChanges: maximumChanges, progress: progress)
+            try await CommandLineSyncError.speaking {
+                try await ServerSyncSession.run(database, through: try transport(url), maximumChanges: maximumChanges, progress: progress)
+            }
         })
     }
 
     /// Asks the sync service at `server` whether it accepts this device's token (a pull of no
     /// changes: nothing synced, nothing registered); throws what refused it.
     public func checkSyncToken(server: String) async throws {
-        _ = try await syncTransport(server).pull(device: try database.favorites.deviceID(), cursor: 0, limit: 0)
+        let transport = syncTransport, device = try database.favorites.deviceID()
+        _ = try await CommandLineSyncError.speaking { try await transport(server).pull(device: device, cursor: 0, limit: 0) }
     }
 
     /// Listens to the event stream of the sync service at `server` with this session's token,
     /// calling `moved` each time another device's push lands, until the service ends the
     /// stream (listen again) or it fails (``HTTPSyncTransport/listenForFeedMoves(_:)``).
     public func listenForFeedMoves(server: String, _ moved: @escaping @Sendable () -> Void) async throws {
-        try await syncTransport(server).listenForFeedMoves(moved)
+        let transport = syncTransport
+        try await CommandLineSyncError.speaking { try await transport(server).listenForFeedMoves(moved) }
     }
 
     /// Makes the transport to the sync service at a URL, with this session's token

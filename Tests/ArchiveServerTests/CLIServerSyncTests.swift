@@ -75,6 +75,9 @@ struct CLIServerSyncTests {
         let wrong = try sync(server.url, token: "fa_wrong", database: phone, in: directory)
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("refused the token (401)"), "\(wrong.stderr)")
+        // The advice that helps one device and harms no other: a token of its own, not a new
+        // one for the user (`users token` stops every device's).
+        #expect(wrong.stderr.contains("archive-server devices add USER LABEL") && !wrong.stderr.contains("users token NAME"), "\(wrong.stderr)")
 
         // The token file: refused while others may read it, used once it is private.
         let tokenFile = phone + ".sync-token"

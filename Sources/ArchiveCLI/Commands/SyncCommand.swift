@@ -140,10 +140,12 @@ struct SyncCommand: ArchiveSubcommand {
                 (token, reason) = ("accepted", nil)
             } catch let error as SyncTokenError {
                 (token, reason) = ("missing", error.description)
-            } catch SyncTransportError.unauthorized(let server) {
-                (token, reason) = ("refused", SyncTransportError.unauthorized(server: server).description)
-            } catch SyncTransportError.refused(_, 403, let message) {
-                (token, reason) = ("anotherDevice", message)
+            } catch let error as CommandLineSyncError {
+                switch error.underlying {
+                case .unauthorized: (token, reason) = ("refused", error.description)
+                case .refused(_, 403, let message): (token, reason) = ("anotherDevice", message)
+                default: (token, reason) = ("unreachable", error.description)
+                }
             } catch {
                 (token, reason) = ("unreachable", "\(error)")
             }
