@@ -6,7 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArchiveStorage
+import ArchiveCommandLine
 import ArchiveSyncWire
 import SystemPackage
 
@@ -48,10 +48,11 @@ public struct ArchiveLocation: Sendable, Hashable {
         databaseFlag: String?, apiURLFlag: String?, apiTimeoutFlag: Double? = nil, actionLogFlag: String? = nil,
         environment: [String: String] = ArchiveLocation.processEnvironment
     ) throws {
-        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        actionLogPath = actionLogFlag ?? variable(Self.actionLogVariable)
-        databasePath = databaseFlag ?? variable(Self.databaseVariable) ?? Self.defaultDatabasePath(environment: environment)
-        apiURL = apiURLFlag ?? variable(Self.apiURLVariable)
+        func variable(_ name: String) -> String? { OptionSource.variable(name, in: environment) }
+        actionLogPath = OptionSource.value(flag: actionLogFlag, variable: Self.actionLogVariable, in: environment)
+        databasePath = OptionSource.value(flag: databaseFlag, variable: Self.databaseVariable, in: environment)
+            ?? Self.defaultDatabasePath(environment: environment)
+        apiURL = OptionSource.value(flag: apiURLFlag, variable: Self.apiURLVariable, in: environment)
         if let seconds = apiTimeoutFlag {
             apiTimeout = try Self.timeout(seconds, source: "--timeout")
             syncTimeout = apiTimeout
@@ -81,11 +82,7 @@ public struct ArchiveLocation: Sendable, Hashable {
     /// builds the process's whole environment and more, which a cold `archive`
     /// command paid for five variables (`perf record`).
     public static var processEnvironment: [String: String] {
-        var environment: [String: String] = [:]
-        for name in [databaseVariable, apiURLVariable, apiTimeoutVariable, actionLogVariable, "XDG_DATA_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return environment
+        OptionSource.environment([databaseVariable, apiURLVariable, apiTimeoutVariable, actionLogVariable, "XDG_DATA_HOME", "HOME"])
     }
 
     /// `$XDG_DATA_HOME/favorite-archive/favorites.sqlite3`, or under `~/.local/share`.

@@ -11,6 +11,11 @@ import Glibc
 
 /// Where the service keeps its data: given before or after the subcommand's name.
 struct ServerStorageOptions: ParsableArguments {
+    /// The variable naming the SQLite database.
+    static let databaseVariable = "ARCHIVE_SERVER_DATABASE"
+    /// The variable naming the PostgreSQL database.
+    static let postgresVariable = "ARCHIVE_SERVER_POSTGRES"
+
     @Option(name: .long, help: ArgumentHelp(
         "The service's SQLite database (default: $XDG_DATA_HOME/favorite-archive/server.sqlite3; env ARCHIVE_SERVER_DATABASE).",
         valueName: "path"))
@@ -35,13 +40,14 @@ struct ServerStorageOptions: ParsableArguments {
         if database != nil, postgres != nil {
             throw ValidationError("--database and --postgres name two places for the service's data: give one")
         }
+        let environment = OptionSource.environment([Self.databaseVariable, Self.postgresVariable])
         var url = postgres
-        if url == nil, database == nil, let value = getenv("ARCHIVE_SERVER_POSTGRES"), value.pointee != 0 {
+        if url == nil, database == nil, let value = OptionSource.variable(Self.postgresVariable, in: environment) {
             // Both variables set: which store the data goes to must not be a guess.
-            if let path = getenv("ARCHIVE_SERVER_DATABASE"), path.pointee != 0 {
+            if OptionSource.variable(Self.databaseVariable, in: environment) != nil {
                 throw ValidationError("ARCHIVE_SERVER_DATABASE and ARCHIVE_SERVER_POSTGRES name two places for the service's data: unset one, or give --database or --postgres")
             }
-            url = String(cString: value)
+            url = value
         }
         guard let url else { return nil }
         let location: PostgresLocation
@@ -65,12 +71,8 @@ struct ServerStorageOptions: ParsableArguments {
     /// The database path: `--database`, `ARCHIVE_SERVER_DATABASE`, or the data directory's
     /// `server.sqlite3` (its directory created, private to the user, when missing).
     func databasePath() throws -> String {
-        if let database { return database }
-        var environment: [String: String] = [:]
-        for name in ["ARCHIVE_SERVER_DATABASE", "XDG_DATA_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        if let path = environment["ARCHIVE_SERVER_DATABASE"], !path.isEmpty { return path }
+        let environment = OptionSource.environment([Self.databaseVariable, "XDG_DATA_HOME", "HOME"])
+        if let path = OptionSource.value(flag: database, variable: Self.databaseVariable, in: environment) { return path }
         let path = DataDirectory.path(of: "server.sqlite3", environment: environment)
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         try ServerCLIError.creatingDirectory(directory)
