@@ -7,7 +7,7 @@ import SQLite
 ///
 /// ``migrate(_:location:logger:)`` applies the missing ones in one transaction under an
 /// advisory lock (two servers starting at once migrate once), and refuses a database that
-/// has a migration this build does not ship, or one whose checksum differs.
+/// has a migration this build does not ship, or one whose checksum differs (`Migrator.validate`, the check of every SQLite database too).
 public enum PostgresMigrations {
     /// The shipped migrations, in order.
     static func shipped() throws -> [Migration] {
@@ -28,19 +28,17 @@ public enum PostgresMigrations {
                     version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
                     applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)
-            var applied: [Int: String] = [:]
-            for try await (version, checksum) in try await connection.query(
-                "SELECT version, checksum FROM archive_server_migrations", logger: logger
-            ).decode((Int, String).self) {
-                applied[version] = checksum
+            var applied: [AppliedMigration] = []
+            for try await (version, name, checksum, appliedAt) in try await connection.query(
+                "SELECT version, name, checksum, applied_at::text FROM archive_server_migrations ORDER BY version", logger: logger
+            ).decode((Int, String, String, String).self) {
+                applied.append(AppliedMigration(version: version, name: name, checksum: checksum, appliedAt: appliedAt))
             }
-            for (version, checksum) in applied {
-                guard let shipped = migrations.first(where: { $0.version == version }) else {
-                    throw PostgresStorageError.newerSchema(version: version, location: location)
-                }
-                guard shipped.checksum == checksum else { throw PostgresStorageError.migrationChanged(version: version, location: location) }
-            }
-            for migration in migrations where applied[migration.version] == nil {
+            // The same check as every SQLite database's: each applied migration known, with
+            // the shipped checksum.
+            try Migrator(migrations: migrations).validate(applied, path: location)
+            let done = Set(applied.map(\.version))
+            for migration in migrations where !done.contains(migration.version) {
                 try await apply(migration.sql, on: connection, logger: logger)
                 try await connection.query("""
                     INSERT INTO archive_server_migrations (version, name, checksum)

@@ -2,15 +2,12 @@ import ArchiveNetwork
 import ArchiveSyncWire
 import ArchiveServerStorage
 import PostgresNIO
+import SQLite
 
 /// Why the service's PostgreSQL storage failed.
 public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
     /// `--postgres` is not a URL the service understands.
     case invalidURL(String)
-    /// The database holds a migration this build does not ship (a newer `archive-server`).
-    case newerSchema(version: Int, location: String)
-    /// A migration applied to the database differs from the one this build ships.
-    case migrationChanged(version: Int, location: String)
     /// PostgreSQL, or the way to it, failed: `what` was being done.
     case database(what: String, reason: String)
 
@@ -19,10 +16,6 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let reason):
             "invalid --postgres URL: \(reason)"
-        case .newerSchema(let version, let location):
-            "\(location) has migration \(version), which this archive-server does not know: it was migrated by a newer one; run that one"
-        case .migrationChanged(let version, let location):
-            "\(location): migration \(version) as applied differs from the one this archive-server ships (its checksum): the schema was changed by hand or by another build; restore it, or use the build that applied it"
         case .database(let what, let reason):
             "PostgreSQL failed while \(what): \(reason)"
         }
@@ -34,8 +27,9 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
     /// or starting, too many connections) is ``ServerStorageError/unavailable(_:)``, its disk
     /// full ``ServerStorageError/storageFull(_:)``: the service answers those `503` and `507`.
     static func wrapping(_ error: any Error, while what: String) -> any Error {
-        // The service's own errors (a refusal thrown inside a transaction) go up as they are.
-        if error is PostgresStorageError || error is CancellationError || error is ServerStorageError { return error }
+        // The service's own errors (a refusal thrown inside a transaction, a schema this
+        // build cannot use) go up as they are.
+        if error is PostgresStorageError || error is CancellationError || error is ServerStorageError || error is MigrationError { return error }
         guard let error = error as? PSQLError else {
             // The pool's own: no connection could be made, or the pool was shut down.
             return ServerStorageError.unavailable("no connection to PostgreSQL while \(what) (\(NetworkFailure.phrase(for: error) ?? "\(error)")): check that it runs and that the URL is right")

@@ -63,7 +63,15 @@ public struct Migrator: Sendable {
         try validate(try appliedMigrations(in: database), path: database.path)
     }
 
-    private func validate(_ applied: [AppliedMigration], path: String) throws {
+    /// Checks the migrations a database records as applied (`applied`, read by whoever
+    /// reads that database: SQLite's `schema_migrations` here, PostgreSQL's table in the
+    /// service's PostgreSQL backend) against the ones this build ships: each must be known
+    /// and carry the shipped checksum. The one check of every database the project migrates.
+    ///
+    /// Throws ``MigrationError/unknownAppliedMigration(path:applied:appliedName:latestKnown:)``
+    /// or ``MigrationError/checksumMismatch(path:version:name:recorded:shipped:)``, naming
+    /// the database as `path`.
+    public func validate(_ applied: [AppliedMigration], path: String) throws {
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         for record in applied {
             guard let migration = known[record.version] else {

@@ -1,6 +1,10 @@
+import ArchiveServerPostgres
+import ArchiveServerSQLite
 import ArchiveServerStorage
 import ArchiveSyncModel
 import ArchiveSyncWire
+import Logging
+import SQLite
 import TestSupport
 import Testing
 
@@ -196,6 +200,51 @@ struct BackendConformanceTests {
             #expect(try await backend.stillValid([first, second]) == [first])
             #expect(try await users.renewFeeds() == 1)
             #expect(try await backend.stillValid([first]).isEmpty, "a renewed feed ends the streams of the old one")
+        }
+    }
+}
+
+/// The one migration check (`Migrator.validate`), on each backend's own database: a
+/// migration applied by a newer build, or one whose SQL was changed since it was applied,
+/// refuses the start, saying which, and nothing is migrated.
+@Suite(.blockingWork, .timeLimit(.minutes(5)))
+struct BackendMigrationCheckTests {
+    enum Tampering: String, CaseIterable, Sendable {
+        case newerMigration, changedMigration
+    }
+
+    @Test(arguments: ServiceBackend.allCases, Tampering.allCases)
+    func aSchemaThisBuildDidNotApplyIsRefused(kind: ServiceBackend, tampering: Tampering) async throws {
+        let statement = switch (kind, tampering) {
+        case (.sqlite, .newerMigration): "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (999, 'from_the_future', 'x', '2099-01-01T00:00:00Z')"
+        case (.sqlite, .changedMigration): "UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1"
+        case (.postgres, .newerMigration): "INSERT INTO archive_server_migrations (version, name, checksum) VALUES (999, 'from_the_future', 'x')"
+        case (.postgres, .changedMigration): "UPDATE archive_server_migrations SET checksum = 'edited' WHERE version = 1"
+        }
+        let refusal: String
+        switch kind {
+        case .sqlite:
+            let directory = try TemporaryDirectory()
+            let path = directory.path("server.sqlite3")
+            try ServerDatabase(path: path).close()
+            let database = try Database(path: path)
+            try database.execute(statement)
+            let error = try #require(throws: MigrationError.self) { try ServerDatabase(path: path) }
+            refusal = "\(error)"
+        case .postgres:
+            let url = try TestPostgres.server().newDatabase()
+            var logger = Logger(label: "tests")
+            logger.logLevel = .critical
+            try await PostgresSyncStorage.with(try PostgresLocation(url: url), logger: logger) { _ in }
+            _ = try TestPostgres.server().query(statement, in: url)
+            let error = await #expect(throws: MigrationError.self) {
+                try await PostgresSyncStorage.with(try PostgresLocation(url: url), logger: logger) { _ in }
+            }
+            refusal = error.map { "\($0)" } ?? ""
+        }
+        switch tampering {
+        case .newerMigration: #expect(refusal.contains("written by a newer version") && refusal.contains("migration 999"), "\(refusal)")
+        case .changedMigration: #expect(refusal.contains("applied migration 1") && refusal.contains("different SQL"), "\(refusal)")
         }
     }
 }
