@@ -102,7 +102,7 @@ struct DevicesCommand: AsyncParsableCommand {
                     }
                 case .revoke:
                     try await users.revokeDevice(label, of: user)
-                    StandardStream.error("device \(label) of \(user) is signed out: its token stopped working and the device was forgotten; \(user)'s favorites stay\n")
+                    StandardStream.error("device \(label) of \(user) is signed out: its token (or its sign-in link not used yet) stopped working and the device was forgotten; \(user)'s favorites stay\n")
                 }
             }
         } catch let error as ServerStorageError {
@@ -142,6 +142,9 @@ struct DevicesCommand: AsyncParsableCommand {
             Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
         }
         let label = device.shared ? "\(device.label) (shared)" : device.label
+        if let until = device.pendingLinkUntil {
+            return "\(label)\tsign-in link not used yet\tmade \(time(device.addedAt))\tworks until \(time(until)) (devices revoke cancels it)"
+        }
         guard let id = device.device else { return "\(label)\tnot synced yet\tadded \(time(device.addedAt))" }
         guard let lastSeen = device.lastSeen else { return "\(label)\t\(id)\tadded \(time(device.addedAt))\tno changes pulled or pushed yet" }
         return "\(label)\t\(id)\tadded \(time(device.addedAt))\tlast seen \(time(lastSeen))\tpulled to \(device.pulled ?? 0)\t\(device.tombstonesHeld) removals kept for it"

@@ -382,6 +382,15 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
                     label: label, addedAt: addedAt, shared: shared, device: device, lastSeen: lastSeen, pulled: pulled, pushed: pushed,
                     tombstonesHeld: Int(held)))
             }
+            // Sign-in links not used yet: the label is taken, and `devices revoke` cancels them.
+            let links = try await connection.query("""
+                SELECT label, created_at, expires_at FROM sign_in_links WHERE user_id = \(user) AND expires_at > \(wallClock()) ORDER BY label COLLATE "C"
+                """, logger: logger)
+            for try await (label, addedAt, expiresAt) in links.decode((String, Int64, Int64).self) {
+                devices.append(DeviceAccount(
+                    label: label, addedAt: addedAt, shared: false, device: nil, lastSeen: nil, pulled: nil, pushed: nil, tombstonesHeld: 0,
+                    pendingLinkUntil: expiresAt))
+            }
             return devices
         }
     }
@@ -393,7 +402,10 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             let user = try await Self.userID(name, on: connection, logger: logger)
             let deleted = try await connection.query(
                 "DELETE FROM device_tokens WHERE user_id = \(user) AND label = \(label) RETURNING id", logger: logger).collect()
-            guard !deleted.isEmpty else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
+            // The label's sign-in links not used yet are cancelled with it.
+            let cancelled = try await connection.query(
+                "DELETE FROM sign_in_links WHERE user_id = \(user) AND label = \(label) RETURNING id", logger: logger).collect()
+            guard !deleted.isEmpty || !cancelled.isEmpty else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
         }
     }
 

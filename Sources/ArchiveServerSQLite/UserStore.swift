@@ -164,18 +164,28 @@ public struct UserStore: UserDirectory {
                     device: try row.column(String?.self, at: 3), lastSeen: try row.column(Int64?.self, at: 4),
                     pulled: try row.column(Int64?.self, at: 5), pushed: try row.column(Int64?.self, at: 6),
                     tombstonesHeld: try row.int(at: 7))
+            } + db.fetchAll("""
+                SELECT label, created_at, expires_at FROM sign_in_links WHERE user = ? AND expires_at > ? ORDER BY label
+                """, id, WallClock.system()) { row in
+                DeviceAccount(
+                    label: try row.column(String.self, at: 0), addedAt: try row.int64(at: 1), shared: false, device: nil, lastSeen: nil,
+                    pulled: nil, pushed: nil, tombstonesHeld: 0, pendingLinkUntil: try row.int64(at: 2))
             }
         }
     }
 
     /// Ends the token labelled `label` of user `user` at once and forgets the devices that
-    /// sync with it (`ON DELETE CASCADE`).
+    /// sync with it (`ON DELETE CASCADE`), and cancels the label's sign-in links not used yet.
     public func revokeDevice(_ label: String, of user: String) throws {
         let name = try AccountName.user(user)
         let label = try AccountName.device(label)
         try database.queue.write { db in
-            try db.execute("DELETE FROM device_tokens WHERE user = ? AND label = ?", try Self.userID(name, in: db), label)
-            guard db.changes > 0 else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
+            let id = try Self.userID(name, in: db)
+            try db.execute("DELETE FROM device_tokens WHERE user = ? AND label = ?", id, label)
+            var ended = db.changes
+            try db.execute("DELETE FROM sign_in_links WHERE user = ? AND label = ?", id, label)
+            ended += db.changes
+            guard ended > 0 else { throw ServerStorageError.noSuchDevice(user: name, label: label) }
         }
     }
 

@@ -25,9 +25,16 @@ public struct DeviceAccount: Sendable, Hashable, Codable {
     public let pushed: Int64?
     /// Removals the device has not pulled yet: the service keeps them for it.
     public let tombstonesHeld: Int
+    /// When the label is a sign-in link not used yet (`devices link`), not a token: when it
+    /// stops working (Unix milliseconds). `devices revoke` cancels it.
+    public let pendingLinkUntil: Int64?
 
     /// A device as a storage backend reads it.
-    package init(label: String, addedAt: Int64, shared: Bool, device: String?, lastSeen: Int64?, pulled: Int64?, pushed: Int64?, tombstonesHeld: Int) {
+    package init(
+        label: String, addedAt: Int64, shared: Bool, device: String?, lastSeen: Int64?, pulled: Int64?, pushed: Int64?, tombstonesHeld: Int,
+        pendingLinkUntil: Int64? = nil
+    ) {
+        self.pendingLinkUntil = pendingLinkUntil
         self.label = label
         self.addedAt = addedAt
         self.shared = shared

@@ -41,7 +41,7 @@ public enum ServerStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidUserName(let name):
             "invalid user name \(name.prefix(80).debugDescription): use 1 to 64 letters, digits, '.', '_' or '-', with a letter or a digit (names ignore case)"
         case .userExists(let name):
-            "user \(name) exists already: `archive-server users token \(name)` gives a new token (the old one stops working)"
+            "user \(name) exists already: a new device of theirs gets a token of its own with `archive-server devices add \(name) LABEL` (`users token \(name)` would stop every token of \(name) and forget all its devices)"
         case .noSuchUser(let name):
             "no user named \(name): `archive-server users list` shows them"
         case .invalidDeviceLabel(let label):

@@ -84,6 +84,30 @@ struct WebPageTests {
         #expect(!(try server.admin(["devices", "list", "alice"]).stdout.contains("phone")))
     }
 
+    /// A link made for the wrong label, or sent to the wrong person, can be taken back before
+    /// it is used: `devices list` shows it, and `devices revoke` cancels it (before: "alice has
+    /// no device labelled phone", and the link still signed a browser in for its 10 minutes).
+    @Test("a sign-in link not used yet is listed, and devices revoke cancels it", arguments: ServiceBackend.allCases)
+    func anUnusedLinkIsListedAndCancelled(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        _ = try server.addUser("alice")
+        let made = try server.admin(["devices", "link", "alice", "phone", "--public-url", server.url])
+        try #require(made.status == 0, "\(made.stderr)")
+        let link = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let listed = try server.admin(["devices", "list", "alice"]).stdout
+        #expect(listed.contains("phone\tsign-in link not used yet\t") && listed.contains("devices revoke cancels it"), "\(listed)")
+        let json = try server.admin(["devices", "list", "alice", "--json"]).stdout
+        #expect(json.contains("\"pendingLinkUntil\""), "\(json)")
+        let revoked = try server.admin(["devices", "revoke", "alice", "phone"])
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(!(try server.admin(["devices", "list", "alice"]).stdout.contains("phone")))
+        let refused = try WebClient.signIn(server, secret: WebClient.secret(of: link))
+        #expect(refused.status == 403 && refused.header("Set-Cookie") == nil, "the cancelled link signed in: \(refused.status)")
+        // Nothing left under that label: a second revoke says so.
+        let again = try server.admin(["devices", "revoke", "alice", "phone"])
+        #expect(again.status != 0 && again.stderr.contains("no device labelled phone"), "\(again.stderr)")
+    }
+
     @Test("a link past its 10 minutes, a guessed one or a malformed one signs nothing in", arguments: ServiceBackend.allCases)
     func expiredOrGuessedLinksAreRefused(backend: ServiceBackend) async throws {
         let server = try ServiceProcess(backend)
