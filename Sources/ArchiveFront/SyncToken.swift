@@ -64,7 +64,11 @@ public enum SyncToken {
         }
         let line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
         guard line.count <= 4_096 else { throw .malformed(source: "standard input") }
-        return try checked(String(decoding: line, as: UTF8.self).trimmingWhitespace(), source: "standard input")
+        let token = String(decoding: line, as: UTF8.self).trimmingWhitespace()
+        // Nothing at all (`< /dev/null`, an empty file, an empty first line): said as such,
+        // not as a token that is not one.
+        guard !token.isEmpty else { throw .emptyStandardInput }
+        return try checked(token, source: "standard input")
     }
 
     private static func checked(_ token: String, source: String) throws(SyncTokenError) -> String {
@@ -83,16 +87,20 @@ public enum SyncTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case unusableFile(path: String, reason: String)
     /// The token from `source` is empty, too long, or has spaces or control characters.
     case malformed(source: String)
+    /// `--token-stdin`, and standard input's first line is empty (or there is none).
+    case emptyStandardInput
 
     /// What is wrong and what to do.
     public var description: String {
         switch self {
         case .missing(let file):
-            "no sync token: give --token, set \(SyncToken.variable), or put it in \(file) (mode 600); archive-server users add NAME prints one"
+            "no sync token: give it on standard input (--token-stdin), set \(SyncToken.variable), or put it in \(file) (mode 600); archive-server devices add USER LABEL prints one for a device"
         case .unusableFile(let path, let reason):
             "the token file \(path) cannot be used: \(reason)"
         case .malformed(let source):
             "the token from \(source) is not a token (printable characters, no spaces, at most 512)"
+        case .emptyStandardInput:
+            "no token on standard input (--token-stdin reads its first line): printf '%s\\n' TOKEN | archive sync --server URL --token-stdin"
         }
     }
 }

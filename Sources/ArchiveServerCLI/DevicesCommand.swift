@@ -57,6 +57,13 @@ struct DevicesCommand: AsyncParsableCommand {
     func validate() throws {
         if action == .list, label != nil { throw ValidationError("devices list takes a user's name only") }
         if action != .list, label == nil { throw ValidationError("devices \(action.rawValue) needs a user's name and a device's label") }
+        // A name or label no one can have is a usage error (64), found before any database opens.
+        do {
+            _ = try AccountName.user(user)
+            if let label { _ = try AccountName.device(label) }
+        } catch {
+            throw ValidationError(error.description)
+        }
         if action == .link, Self.linkBase(publicURL) == nil {
             throw ValidationError("--public-url must be http:// or https:// followed by a host (and a port), got \(publicURL.prefix(200).debugDescription)")
         }

@@ -51,6 +51,13 @@ struct UsersCommand: AsyncParsableCommand {
         if action != .add, action != .token, device != DeviceAccount.firstLabel {
             throw ValidationError("--device goes with users add and users token")
         }
+        // A name or label no user can have is a usage error (64), found before any database opens.
+        do {
+            if let name { _ = try AccountName.user(name) }
+            _ = try AccountName.device(device)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {

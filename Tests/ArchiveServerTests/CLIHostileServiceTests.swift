@@ -154,5 +154,12 @@ struct CLIHostileServiceTests {
         #expect(argument.stderr.contains("--token is refused") && argument.stderr.contains("--token-stdin") && argument.stderr.contains("ARCHIVE_SYNC_TOKEN"), "\(argument.stderr)")
         #expect(service.requests.count == sent, "nothing was sent")
         #expect(!(try archive(["sync", "--help"], database: database).stdout.contains("--token <")), "--help no longer offers it")
+        // Nothing on standard input (`< /dev/null`, an empty line) is said as such, with how to
+        // give it (before: "is not a token"); nothing is sent.
+        for input in [ChildProcess.Input.null, .pipe(Data("\n".utf8))] {
+            let empty = try archive(["sync", "--server", service.url, "--token-stdin"], database: directory.path("empty.sqlite3"), input: input)
+            #expect(empty.status != 0 && empty.stderr.contains("no token on standard input"), "\(empty.stderr)")
+        }
+        #expect(service.requests.count == sent, "nothing was sent")
     }
 }

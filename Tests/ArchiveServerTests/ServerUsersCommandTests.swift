@@ -48,11 +48,14 @@ struct ServerUsersCommandTests {
         #expect(again.stderr.contains("exists already"), "\(again.stderr)")
         // The advice harms no other device: a token of the new device's own.
         #expect(again.stderr.contains("devices add alice LABEL") && again.stderr.contains("would stop every token"), "\(again.stderr)")
-        for name in ["", "a b", "ä", String(repeating: "x", count: 65), "../x"] {
+        for name in ["", "a b", "ä", String(repeating: "x", count: 65), "../x", "..."] {
             let invalid = try run(["users", "add", name] + storage)
-            #expect(invalid.status != 0, "\(name)")
+            // A usage error, as every other (before: 1, as for a failure).
+            #expect(invalid.status == 64, "\(name): \(invalid.status)")
             #expect(invalid.stderr.contains("invalid user name"), "\(name): \(invalid.stderr)")
         }
+        let badLabel = try run(["devices", "add", "alice", "a b"] + storage)
+        #expect(badLabel.status == 64 && badLabel.stderr.contains("invalid device label"), "\(badLabel.stderr)")
         let missing = try run(["users", "revoke", "nobody"] + storage)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no user named nobody"))

@@ -82,7 +82,8 @@ struct SyncCommand: ArchiveSubcommand {
         if let path { return .file(path: path) }
         if let server { return .server(url: server) }
         guard case .string(let url)? = try session.database.settings.entry(.syncServer).value, !url.isEmpty else {
-            throw CLIError("give the other database's PATH, or --server URL (kept for the next sync)")
+            // A usage error (64): nothing names what to sync with.
+            throw ValidationError("give the other database's PATH, or --server URL (kept for the next sync)")
         }
         return .server(url: url)
     }
