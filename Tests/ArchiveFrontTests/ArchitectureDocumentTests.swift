@@ -47,6 +47,17 @@ struct ArchitectureDocumentTests {
         #expect(checked >= 20, "only \(checked) dependencies checked: the scan does not see them")
     }
 
+    /// README's one `apt-get install` line for the tests is what `.ci/run` installs, package
+    /// for package (it once left out four that CI installs).
+    @Test func theReadmesPackagesAreWhatCIInstalls() throws {
+        let run = try String(contentsOf: Self.root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let list = try #require(run.firstMatch(of: /packages=\(([^)]*)\)/)).1
+        let packages = list.split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(packages.count >= 20, "\(packages)")
+        #expect(readme.contains("apt-get install -y " + packages.joined(separator: " ")), "README's apt-get line differs from .ci/run's packages: \(packages)")
+    }
+
     /// README is the front door: what a newcomer reads first stays short.
     @Test func theReadmeHasAtMost150Lines() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
