@@ -77,7 +77,7 @@ struct DevicesCommand: AsyncParsableCommand {
         let user = (try? AccountName.user(self.user)) ?? self.user
         let label = self.label.map { (try? AccountName.device($0)) ?? $0 } ?? ""
         do {
-            try await storage.withUsers(logger: logger) { users in
+            try await storage.withUsers(logger: logger, creating: action != .list) { users in
                 switch action {
                 case .add:
                     let token = try await users.addDevice(label, of: user, now: Int64(Date().timeIntervalSince1970 * 1000))

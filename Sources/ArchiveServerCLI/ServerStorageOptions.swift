@@ -70,18 +70,23 @@ struct ServerStorageOptions: ParsableArguments {
 
     /// The database path: `--database`, `ARCHIVE_SERVER_DATABASE`, or the data directory's
     /// `server.sqlite3` (its directory created, private to the user, when missing).
-    func databasePath() throws -> String {
+    func databasePath(creatingDirectory: Bool = true) throws -> String {
         let environment = OptionSource.environment([Self.databaseVariable, "XDG_DATA_HOME", "HOME"])
         if let path = OptionSource.value(flag: database, variable: Self.databaseVariable, in: environment) { return path }
         let path = DataDirectory.path(of: "server.sqlite3", environment: environment)
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        try ServerCLIError.creatingDirectory(directory)
+        if creatingDirectory { try ServerCLIError.creatingDirectory(directory) }
         return path
     }
 
-    /// The service's database, opened (and created, and migrated).
-    func open() throws -> ServerDatabase {
-        let path = try databasePath()
+    /// The service's database, opened (and created, and migrated); with `creating` false, a
+    /// database that does not exist yet is an error and nothing is created (a listing reads
+    /// only, as `archive`'s do).
+    func open(creating: Bool = true) throws -> ServerDatabase {
+        let path = try databasePath(creatingDirectory: creating)
+        if !creating, access(path, F_OK) != 0 {
+            throw ServerCLIError("no database at \(path); nothing was created (check --database or \(Self.databaseVariable); `archive-server users add NAME` creates one)")
+        }
         do {
             return try ServerDatabase(path: path)
         } catch {
@@ -89,9 +94,10 @@ struct ServerStorageOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body` with the users of the chosen storage (PostgreSQL's pool running for it).
-    func withUsers<Result: Sendable>(logger: Logger, _ body: (any UserDirectory) async throws -> Result) async throws -> Result {
-        guard let location = try postgresLocation() else { return try await body(UserStore(database: try open())) }
+    /// Runs `body` with the users of the chosen storage (PostgreSQL's pool running for it);
+    /// with `creating` false, a SQLite database that does not exist is not made.
+    func withUsers<Result: Sendable>(logger: Logger, creating: Bool = true, _ body: (any UserDirectory) async throws -> Result) async throws -> Result {
+        guard let location = try postgresLocation() else { return try await body(UserStore(database: try open(creating: creating))) }
         return try await PostgresSyncStorage.with(location, logger: logger) { storage in try await body(storage) }
     }
 }

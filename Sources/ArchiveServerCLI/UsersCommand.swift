@@ -66,7 +66,7 @@ struct UsersCommand: AsyncParsableCommand {
         let storage = self.storage.merged(over: root.storage)
         let action = self.action, name = self.name ?? "", json = self.json, device = self.device
         do {
-            try await storage.withUsers(logger: logger) { users in
+            try await storage.withUsers(logger: logger, creating: action != .list) { users in
                 switch action {
                 case .list:
                     let list = try await users.list()

@@ -59,6 +59,14 @@ struct ServerUsersCommandTests {
         let missing = try run(["users", "revoke", "nobody"] + storage)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no user named nobody"))
+        // A listing reads only: on a path with no database it says so and creates nothing
+        // (before: `users list` made an empty server.sqlite3 there).
+        let nowhere = directory.path("never-made.sqlite3")
+        for listing in [["users", "list"], ["devices", "list", "alice"]] {
+            let listed = try run(listing + ["--database", nowhere])
+            #expect(listed.status == 1 && listed.stderr.contains("no database at \(nowhere); nothing was created"), "\(listing): \(listed.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: nowhere), "a listing created the database")
         let noName = try run(["users", "add"] + storage)
         #expect(noName.status != 0)
         #expect(noName.stderr.contains("needs a user's name"))
@@ -105,14 +113,15 @@ struct ServerUsersCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("env.sqlite3")))
         let added = try run(["users", "add", "alice", "--postgres", url])
         #expect(added.status == 0 && added.stdout.hasPrefix("fa_"), "\(added.stderr)")
-        // A flag settles it: --postgres lists PostgreSQL's users (alice), --database the file's (none).
+        // A flag settles it: --postgres lists PostgreSQL's users (alice), --database the file's
+        // (none: it reads the file, which is not there, and makes none).
         let listed = try run(["users", "list", "--json", "--postgres", url], environment: both)
         let names = ((try? listed.json() as? [String: Any])?["users"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(listed.status == 0 && names == ["alice"], "\(listed.stdout) \(listed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("env.sqlite3")), "the variable's SQLite file was opened")
         let file = try run(["users", "list", "--json", "--database", directory.path("env.sqlite3")], environment: both)
-        let fileNames = ((try? file.json() as? [String: Any])?["users"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(file.status == 0 && fileNames == [], "\(file.stdout) \(file.stderr)")
+        #expect(file.status == 1 && file.stderr.contains("no database at \(directory.path("env.sqlite3"))"), "\(file.stdout) \(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("env.sqlite3")))
         _ = try postgres.query("INSERT INTO archive_server_migrations (version, name, checksum) VALUES (999, 'future', 'x')", in: url)
         let newer = try run(["users", "list", "--postgres", url])
         #expect(newer.status != 0 && newer.stderr.contains("migration 999"), "\(newer.stderr)")
