@@ -181,7 +181,10 @@ struct PowerLossTests {
             _ = try here.favorites.apply([], from: feed, through: page.lastSeq)  // the cursor, alone
             _ = try here.favorites.apply(page.changes.map(\.change))  // then the changes
         }
-        await withKnownIssue("a cut between the cursor's commit and the changes' loses them for good") {
+        // Each lost change the harness finds is recorded as a known issue: a passing run's
+        // summary counts them ("with 30 known issues"), which are this meta-test's catches,
+        // not failures of the product.
+        await withKnownIssue("expected: the power-cut harness catching a deliberately broken sync (theHarnessCatchesACursorWrittenInItsOwnTransaction's own mutant), not a fault of archive") {
             try await PowerCut.everyPoint(split)
         }
     }
