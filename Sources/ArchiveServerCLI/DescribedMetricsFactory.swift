@@ -28,9 +28,18 @@ struct DescribedMetricsFactory: MetricsFactory {
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        // Hummingbird's MetricsMiddleware makes an error counter with every route's request
+        // counter, whatever the answer's status; it counts only thrown errors, so one of a 2xx
+        // or 3xx status stays 0 for ever, and exported it reads as "errors of status 200".
+        if label == Self.requestErrors, let status = dimensions.first(where: { $0.0 == "error.type" })?.1, let code = Int(status), code < 400 {
+            return NOOPMetricsHandler.instance
+        }
         let (descriptor, labels) = described(label, dimensions)
         return registry.makeCounter(descriptor: descriptor, labels: labels)
     }
+
+    /// Hummingbird's counter of the requests that ended in an error.
+    static let requestErrors = "hb.request.errors"
 
     func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
         let (descriptor, labels) = described(label, dimensions)

@@ -48,8 +48,16 @@ struct DevicesCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
-    @Option(name: .customLong("public-url"), help: ArgumentHelp("With link: the service's address as browsers reach it (http://HOST:PORT or https://…).", valueName: "url"))
-    var publicURL = "http://127.0.0.1:8080"
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "With link: the service's address as browsers reach it (http://HOST:PORT or https://…; default \(Self.defaultPublicURL), the server's own default address).",
+        valueName: "url"))
+    var publicURLOption: String?
+
+    /// The address a link names when `--public-url` is not given: `serve`'s defaults.
+    static let defaultPublicURL = "http://127.0.0.1:8080"
+
+    /// The address the link names.
+    var publicURL: String { publicURLOption ?? Self.defaultPublicURL }
 
     /// How long a sign-in link works: 10 minutes.
     static let linkLifetime: Int64 = 600_000
@@ -98,6 +106,12 @@ struct DevicesCommand: AsyncParsableCommand {
                     StandardStream.error(
                         "open the URL above in the browser to sign in as device \(label) of \(user): it works once, for 10 minutes; "
                             + "archive-server devices revoke \(user) \(label) signs that browser out\n")
+                    if publicURLOption == nil {
+                        // The server's own address is not known here: say which one the link assumes.
+                        StandardStream.error(
+                            "the link assumes the service at \(Self.defaultPublicURL), serve's default: if it listens elsewhere (--host, --port) "
+                                + "or browsers reach it through a proxy, make the link again with --public-url URL (devices revoke \(user) \(label) cancels this one)\n")
+                    }
                 case .list:
                     let devices = try await users.devices(of: user)
                     if json {

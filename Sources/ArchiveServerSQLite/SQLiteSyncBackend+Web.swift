@@ -1,12 +1,12 @@
-#if canImport(FoundationEssentials)
 public import ArchiveServerStorage
+public import ArchiveSyncModel
+#if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import NIOPosix
 import SQLite
-public import ArchiveSyncModel
 
 extension SQLiteSyncBackend {
     public func redeemSignInLink(_ secret: AccessToken, device: DeviceID, session: AccessToken, sessionEnd: Int64) async throws -> SignInOutcome {

@@ -66,7 +66,8 @@ struct CLIFavoritesSearchTests {
         // The keyword's escape never reaches the terminal; the hint can be pasted into a shell.
         #expect(!first.stdout.contains("\u{1B}") && !first.stderr.contains("\u{1B}"))
         let page = try cli.run(["favorites", "--search", "蕎", "--limit", "1"])
-        #expect(page.stderr.contains("1 of 2 matching favorites; next page: archive favorites --search '蕎' --after="))
+        // The hint keeps the page's size (before: it dropped --limit, so the next page was 20).
+        #expect(page.stderr.contains("1 of 2 matching favorites; next page: archive favorites --search '蕎' --limit 1 --after="), "\(page.stderr)")
         let cursor = try #require(page.stdout.split(separator: "\n").last?.dropFirst("next: ".count))
         #expect(try ids(["--search", "蕎", "--limit", "1", "--after", String(cursor)]) == [1])
         let quoted = try cli.run(["favorites", "--search", "it's", "--limit", "1", "--category", "中華"])

@@ -376,7 +376,7 @@ struct FrontDoorTests {
 
         let first = try cli.run(["favorites", "--limit", "1"])
         let hint = try #require(first.stderr.components(separatedBy: "next page: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(hint.hasPrefix("archive favorites --after=-"), "\(hint)")
+        #expect(hint.hasPrefix("archive favorites --limit 1 --after=-"), "\(hint)")
         let words = hint.split(separator: " ").dropFirst().map(String.init)
         let second = try cli.run(words)
         #expect(second.status == 0, "\(hint): \(second.stderr)")
@@ -393,7 +393,7 @@ struct FrontDoorTests {
         let first = try cli.run(["favorites", "--search", "a\tb", "--limit", "1"])
         #expect(first.status == 0, "\(first.stderr)")
         let hint = try #require(first.stderr.components(separatedBy: "next page: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(hint.hasPrefix("archive favorites --search $'a\\tb' --after="), "\(hint)")
+        #expect(hint.hasPrefix("archive favorites --search $'a\\tb' --limit 1 --after="), "\(hint)")
         #expect(!hint.contains("\t"))
         let bash = try Prerequisite.path(of: "bash", debianPackage: "bash")
         let directory = CLI.executable.deletingLastPathComponent().path

@@ -3,7 +3,7 @@ import Testing
 
 /// The client's sync errors name no front's option (the client module is every front's);
 /// the fronts' own words add theirs, and keep the client's for the rest.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct CommandLineSyncErrorTests {
     static let errors: [SyncTransportError] = [
         .unauthorized(server: "https://s"), .unreachable(server: "https://s", reason: "the connection was refused"),

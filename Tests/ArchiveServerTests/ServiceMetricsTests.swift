@@ -54,6 +54,10 @@ struct ServiceMetricsTests {
             #expect(got["archive_sync_refusals_total{reason=\"\(reason)\"}"] == 1, "\(reason)")
         }
         #expect(got["archive_storage_calls_in_flight"] == 0)
+        // Errors by a status of success are no series (before: hb_request_errors_total with
+        // error_type="200" beside every route answered 200).
+        let errorSeries = got.keys.filter { $0.hasPrefix("hb_request_errors_total{") }
+        #expect(errorSeries.allSatisfy { !$0.contains(#"error_type="2"#) && !$0.contains(#"error_type="3"#) }, "\(errorSeries)")
         // Prometheus's own linter takes it (before: exit 3, counters without `_total`, no
         // help text): every family has `# HELP`; counters end in `_total`.
         let lint = try ChildProcess.run("/usr/bin/promtool", ["check", "metrics"], input: .pipe(Data(answer.text.utf8)), timeout: .seconds(60))

@@ -94,6 +94,12 @@ struct WebPageTests {
         let made = try server.admin(["devices", "link", "alice", "phone", "--public-url", server.url])
         try #require(made.status == 0, "\(made.stderr)")
         let link = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!made.stderr.contains("the link assumes"), "\(made.stderr)")
+        // Without --public-url the link names serve's default address, and says so (before:
+        // port 8080 silently, whatever the server listened on).
+        let assumed = try server.admin(["devices", "link", "alice", "tablet"])
+        #expect(assumed.stdout.hasPrefix("http://127.0.0.1:8080/signin?link=fa_"), "\(assumed.stdout)")
+        #expect(assumed.stderr.contains("the link assumes the service at http://127.0.0.1:8080") && assumed.stderr.contains("--public-url"), "\(assumed.stderr)")
         let listed = try server.admin(["devices", "list", "alice"]).stdout
         #expect(listed.contains("phone\tsign-in link not used yet\t") && listed.contains("devices revoke cancels it"), "\(listed)")
         let json = try server.admin(["devices", "list", "alice", "--json"]).stdout

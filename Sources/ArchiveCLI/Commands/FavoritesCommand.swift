@@ -17,7 +17,10 @@ struct FavoritesCommand: ArchiveSubcommand {
 
     // Unconditional: `--limit -1` is a value to refuse by its range, not a missing one.
     @Option(parsing: .unconditional, help: "Favorites per page (1 to \(StoredArchivePage.maximumLimit)).")
-    var limit = 20
+    var limit = Self.defaultLimit
+
+    /// A page's size when `--limit` is not given.
+    static let defaultLimit = 20
 
     @Option(help: ArgumentHelp("Start after this cursor, as printed with the previous page (--after=CURSOR).", valueName: "cursor"))
     var after: String?
@@ -66,11 +69,14 @@ struct FavoritesCommand: ArchiveSubcommand {
         Terminal.message("\(state.favorites.count) of \(total) \(what)\(state.nextCursor.map { "; next page: \(nextCommand(after: $0))" } ?? "")")
     }
 
-    /// The command that prints the next page, the conditions quoted for a POSIX shell.
+    /// The command that prints the next page, the conditions quoted for a POSIX shell, and
+    /// the page's size when it is not the default (a next page of another size is no page of
+    /// the same listing).
     private func nextCommand(after cursor: StoredArchivePageCursor) -> String {
         var command = "archive favorites"
         if !search.isEmpty { command += " --search \(Terminal.shellQuoted(search))" }
         if !category.isEmpty { command += " --category \(Terminal.shellQuoted(category))" }
+        if limit != Self.defaultLimit { command += " --limit \(limit)" }
         return command + " --after=\(cursor)"
     }
 
