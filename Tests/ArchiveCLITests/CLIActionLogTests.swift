@@ -72,6 +72,15 @@ struct CLIActionLogTests {
         #expect(refused.status == 1)
         #expect(!FileManager.default.fileExists(atPath: fresh))
         #expect(try cli.run(["search", "--log-actions", ""]).status == 64)
+        // Every command takes the flag alike, those that dispatch no action included (before:
+        // categories, check and migrations ignored it, exit 0 whatever the path).
+        for command in [["categories"], ["check"], ["migrations"]] {
+            let bad = try cli.run(command + ["--log-actions", cli.directory.path("missing/dir/x")])
+            #expect(bad.status == 1 && bad.stderr.contains("cannot write the action log"), "\(command): \(bad.status) \(bad.stderr)")
+            let log = cli.directory.path("\(command[0]).jsonl")
+            #expect(try cli.run(command + ["--log-actions", log]).status == 0, "\(command)")
+            #expect(FileManager.default.fileExists(atPath: log), "\(command) did not open its log")
+        }
     }
 
     @Test func aLogThatFailsMidwayStopsWithAWarningAndTheWorkIsDone() throws {

@@ -14,7 +14,11 @@ struct CategoriesCommand: ArchiveSubcommand {
     }
 
     func run() async throws {
-        let api = try ArchiveSession.catalog(at: location())
+        // The action log as every command takes it: opened first, a path that cannot be
+        // written refused before anything else (this command dispatches no action to log).
+        let location = try location()
+        _ = try ArchiveSession.openActionLog(of: location)
+        let api = try ArchiveSession.catalog(at: location)
         let categories: [String]
         do {
             categories = try await api.categories()

@@ -16,7 +16,11 @@ protocol ReportCommand: ArchiveSubcommand {
 
 extension ReportCommand {
     func run() async throws {
-        let report = try Self.report(location().databasePath)
+        // The action log as every command takes it: opened first, a path that cannot be
+        // written refused before anything else (this command dispatches no action to log).
+        let location = try location()
+        _ = try ArchiveSession.openActionLog(of: location)
+        let report = try Self.report(location.databasePath)
         if json {
             try JSONOutput.print(report)
         } else {
