@@ -64,6 +64,10 @@ struct ServiceTLSTests {
         // The address the certificate also names; the CA file from the environment.
         let byAddress = try sync(server.url, token: token, environment: ["ARCHIVE_SYNC_CA_FILE": caFile])
         #expect(byAddress.status == 0, "\(byAddress.stderr)")
+        // http:// to the HTTPS port: the message says it may speak HTTPS (before: only "the
+        // server closed the connection without answering").
+        let plain = try sync(server.url.replacingOccurrences(of: "https://", with: "http://"), token: token)
+        #expect(plain.status == 1 && plain.stderr.contains("it may speak HTTPS: try https://127.0.0.1:"), "\(plain.stderr)")
     }
 
     @Test func anUnknownAuthorityAWrongNameAndAnExpiredCertificateAreRefusedWithNothingSynced() throws {
