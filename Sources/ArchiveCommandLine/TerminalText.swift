@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Text from the catalog, an import file or the database, made safe to print
 /// on a terminal: the one function both fronts use for human output.
@@ -54,13 +51,7 @@ public enum TerminalText {
     /// both fronts write a message there (errors, warnings, notes), since a message
     /// may quote a path, a value from a file or a server's reason.
     public static func writeLineToStandardError(_ text: String) {
-        var bytes = Array((visibleLines(text) + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        StandardStream.error(visibleLines(text) + "\n")
     }
 
     /// Whether `scalar` must not reach a terminal as it is: C0 controls, DEL,

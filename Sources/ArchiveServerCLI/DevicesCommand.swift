@@ -1,3 +1,4 @@
+import ArchiveCommandLine
 import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
@@ -82,8 +83,9 @@ struct DevicesCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let storage = self.storage.merged(over: root.storage)
         let action = self.action, json = self.json
-        let user = (try? AccountName.user(self.user)) ?? self.user
-        let label = self.label.map { (try? AccountName.device($0)) ?? $0 } ?? ""
+        // As stored (names ignore case); validate() refused any that breaks the rule.
+        let user = try AccountName.user(self.user)
+        let label = try self.label.map { try AccountName.device($0) } ?? ""
         do {
             try await storage.withUsers(logger: logger, creating: action != .list) { users in
                 switch action {

@@ -1,3 +1,4 @@
+import ArchiveCommandLine
 import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres

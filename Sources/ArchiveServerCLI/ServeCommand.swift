@@ -1,3 +1,4 @@
+import ArchiveCommandLine
 import ArchiveServerSQLite
 import ArchiveServerStorage
 import ArchiveNetwork

@@ -1,3 +1,4 @@
+import ArchiveCommandLine
 import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
@@ -81,8 +82,8 @@ struct UsersCommand: AsyncParsableCommand {
                     }
                 case .add, .token:
                     // Names and labels ignore case: said as stored.
-                    let name = (try? AccountName.user(name)) ?? name
-                    let label = (try? AccountName.device(device)) ?? device
+                    let name = try AccountName.user(name)
+                    let label = try AccountName.device(device)
                     let now = Int64(Date().timeIntervalSince1970 * 1000)
                     let token = action == .add
                         ? try await users.add(name, device: label, now: now) : try await users.issueToken(for: name, device: label, now: now)

@@ -35,7 +35,7 @@ extension HTTPSyncTransport {
                 do {
                     response = try await client.execute(prepared, timeout: TimeAmount(timeout))
                 } catch {
-                    throw SyncTransportError.unreachable(server: shown, reason: HTTPArchiveRepository.failureReason(error))
+                    throw Self.unreachable(shown, error)
                 }
                 switch response.status.code {
                 case 200: break
@@ -61,7 +61,7 @@ extension HTTPSyncTransport {
                 } catch let error as SyncTransportError {
                     throw error
                 } catch {
-                    throw SyncTransportError.unreachable(server: shown, reason: HTTPArchiveRepository.failureReason(error))
+                    throw Self.unreachable(shown, error)
                 }
             }
             group.addTask {

@@ -149,8 +149,21 @@ public struct HTTPSyncTransport: SyncTransport {
             switch HTTPArchiveRepository.mapped(error, url: server, timeout: timeout) {
             case let cancelled as CancellationError: throw cancelled
             case ArchiveAPIError.timeout: throw SyncTransportError.timedOut(server: server, seconds: timeout.seconds)
-            default: throw SyncTransportError.unreachable(server: server, reason: HTTPArchiveRepository.failureReason(error))
+            default: throw Self.unreachable(server, error)
             }
         }
+    }
+}
+
+extension HTTPSyncTransport {
+    /// `server` could not be reached because of `error`, in one plain phrase; a plain-http
+    /// request the other side closed before any answer adds that it may speak HTTPS (a TLS
+    /// listener closes so on a request's first bytes: `http://` given for an `https://` service).
+    static func unreachable(_ server: String, _ error: any Error) -> SyncTransportError {
+        var reason = HTTPArchiveRepository.failureReason(error)
+        if server.lowercased().hasPrefix("http://"), (error as? HTTPClientError) == .remoteConnectionClosed {
+            reason += "; it may speak HTTPS: try https://\(server.dropFirst("http://".count))"
+        }
+        return .unreachable(server: server, reason: reason)
     }
 }

@@ -29,9 +29,6 @@ public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .unauthorized(let server):
             "\(server) refused the token (401): it is no device's of this service, or it was revoked"
-        case .unreachable(let server, let reason) where server.lowercased().hasPrefix("http://") && Self.closedUnanswered.contains(reason):
-            // A TLS listener closes on a plain-http request's first bytes.
-            "cannot reach \(server): \(reason); it may speak HTTPS: try https://\(server.dropFirst("http://".count)); nothing was synced, local favorites are unchanged"
         case .unreachable(let server, let reason):
             "cannot reach \(server): \(reason); nothing was synced, local favorites are unchanged: try again when online"
         case .tooLarge(let server, let message):
@@ -52,10 +49,6 @@ public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertib
             "\(server) has more than \(limit) changes for this sync: the first \(applied) were applied and are kept; sync again to take the next ones, or allow more"
         }
     }
-
-    /// What a service that closed the connection before any answer is said to have done
-    /// (`HTTPArchiveRepository.failureReason`).
-    static let closedUnanswered: Set<String> = ["the server closed the connection without answering", "the connection was reset", "the connection was closed"]
 
     /// `value` seconds as a person reads them: "2 s", "0.5 s".
     package static func seconds(_ value: Double) -> String {

@@ -20,15 +20,6 @@ struct CommandLineSyncErrorTests {
         #expect(front.hasPrefix(String(error.description.prefix(20))), "\(front)")
     }
 
-    @Test func aConnectionClosedUnansweredOverPlainHTTPSuggestsHTTPS() {
-        let closed = SyncTransportError.unreachable(server: "http://nas.home:8443", reason: "the server closed the connection without answering")
-        #expect(closed.description.contains("it may speak HTTPS: try https://nas.home:8443"), "\(closed.description)")
-        let overTLS = SyncTransportError.unreachable(server: "https://nas.home:8443", reason: "the server closed the connection without answering")
-        #expect(!overTLS.description.contains("may speak HTTPS"))
-        let refused = SyncTransportError.unreachable(server: "http://nas.home:8443", reason: "the connection was refused (nothing listens at that address and port)")
-        #expect(!refused.description.contains("may speak HTTPS"))
-    }
-
     @Test func theFrontSaysWhichOptionChangesWhat() {
         #expect(CommandLineSyncError(.timedOut(server: "https://s", seconds: 2)).description.contains("--timeout sets it"))
         #expect(CommandLineSyncError(.unreadableCAFile(path: "/ca.pem", reason: "r")).description.contains("(--ca-file, ARCHIVE_SYNC_CA_FILE)"))

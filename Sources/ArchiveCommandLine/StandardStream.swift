@@ -3,15 +3,16 @@ import Glibc
 #endif
 
 /// Lines written straight to a file descriptor, unbuffered: messages for people on stderr,
-/// and the base URL on stdout, which a script reads while the server runs.
-enum StandardStream {
+/// and the base URL on stdout, which a script reads while the server runs. Every program's
+/// messages to stderr go through it (`TerminalText.writeLineToStandardError`).
+public enum StandardStream {
     /// Writes `text` to stderr.
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         write(text, to: 2)
     }
 
     /// Writes `text` to stdout now (not when a buffer fills).
-    static func output(_ text: String) {
+    public static func output(_ text: String) {
         write(text, to: 1)
     }
 
