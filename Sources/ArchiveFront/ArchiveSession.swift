@@ -44,7 +44,8 @@ public struct ArchiveSession: Sendable {
     /// The most changes one sync with a service takes (`archive sync --max-changes`).
     public var syncMaximumChanges = SyncAPI.defaultMaximumChangesPerSync
     /// The certificate authorities a service's certificate is checked against instead of the
-    /// system's: `archive sync --ca-file`, else ``syncCAFileVariable``.
+    /// system's: `--ca-file`, else ``syncCAFileVariable``; when neither names one, the CA file
+    /// kept with the service (``trustedCAFile(for:)``).
     public var syncCAFile: String? = ArchiveSession.environmentCAFile
     /// Whether a token may go to a service over plain `http` on another machine
     /// (`archive sync --allow-insecure-http`).
@@ -156,13 +157,22 @@ public struct ArchiveSession: Sendable {
         try await CommandLineSyncError.speaking { try await transport(server).listenForFeedMoves(moved) }
     }
 
+    /// The CA file a sync with `server` trusts: ``syncCAFile`` (`--ca-file`, else the
+    /// variable), else the one kept with `server` by `archive sync --server URL --ca-file PEM`
+    /// (the `syncCAFile` setting, only while `server` is the kept `syncServer`), else none:
+    /// the system's authorities.
+    public func trustedCAFile(for server: String) throws -> String? {
+        try syncCAFile ?? database.settings.keptSyncCAFile(for: server)
+    }
+
     /// Makes the transport to the sync service at a URL, with this session's token
     /// (``syncToken``, else ``SyncToken/resolve(explicit:databasePath:)``), timeout and trust.
     var syncTransport: @Sendable (String) throws -> HTTPSyncTransport {
         let explicitToken = syncToken, databasePath = location.databasePath, timeout = location.syncTimeout
-        let caFile = syncCAFile, allowsInsecureHTTP = syncAllowsInsecureHTTP
+        let session = self, allowsInsecureHTTP = syncAllowsInsecureHTTP
         return { url in
             let token = try SyncToken.resolve(explicit: explicitToken, databasePath: databasePath)
+            let caFile = try session.trustedCAFile(for: url)
             return try HTTPSyncTransport(server: url, token: token, timeout: timeout, caFile: caFile, allowsInsecureHTTP: allowsInsecureHTTP)
         }
     }

@@ -23,7 +23,7 @@ public struct CommandLineSyncError: Error, Sendable, Hashable, CustomStringConve
         case .insecure(let server):
             "refusing to send the token to \(server) over plain http, which anyone on the network can read: use https:// (archive-server --tls-certificate), or --allow-insecure-http on a network you trust; nothing was synced"
         case .unreadableCAFile(let path, let reason):
-            "cannot read the certificate authorities in \(path) (--ca-file, ARCHIVE_SYNC_CA_FILE): \(reason); give a PEM file of CA certificates; nothing was synced"
+            "cannot read the certificate authorities in \(path) (--ca-file, ARCHIVE_SYNC_CA_FILE or the syncCAFile setting): \(reason); give a PEM file of CA certificates; nothing was synced"
         case .tooManyChanges(let server, let limit, let applied):
             "\(server) has more than \(limit) changes for this sync (--max-changes): the first \(applied) were applied and are kept; sync again to take the next ones, or give a larger --max-changes"
         case .unreachable, .tooLarge, .refused, .badAnswer, .untrusted:

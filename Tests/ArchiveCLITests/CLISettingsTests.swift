@@ -18,9 +18,9 @@ struct CLISettingsTests {
         #expect(try cli.run(["add", "1"]).status == 0)
 
         let list = try #require(try cli.run(["settings", "list", "--json"]).json() as? [[String: Any]])
-        #expect(list.compactMap { $0["key"] as? String } == ["onboardingStatus", "installDate", "lastSearchKeyword", "lastSearchCategory", "lastView", "syncServer", "lastSync", "deviceID"])
-        #expect(list[7]["readOnly"] as? Bool == true && (list[7]["value"] as? String)?.count == 32, "the device ID: \(list[7])")
-        #expect(list[6]["readOnly"] as? Bool == true && list[6]["isSet"] as? Bool == false, "never synced: \(list[6])")
+        #expect(list.compactMap { $0["key"] as? String } == ["onboardingStatus", "installDate", "lastSearchKeyword", "lastSearchCategory", "lastView", "syncServer", "syncCAFile", "lastSync", "deviceID"])
+        #expect(list[8]["readOnly"] as? Bool == true && (list[8]["value"] as? String)?.count == 32, "the device ID: \(list[8])")
+        #expect(list[7]["readOnly"] as? Bool == true && list[7]["isSet"] as? Bool == false, "never synced: \(list[7])")
         #expect(Set(list[0].keys) == ["key", "type", "value", "default", "isSet", "readOnly", "summary"])
         #expect(list[1]["readOnly"] as? Bool == true && list[1]["isSet"] as? Bool == true)
         let installed = try #require(list[1]["value"] as? String)

@@ -22,7 +22,7 @@ struct CommandLineSyncErrorTests {
 
     @Test func theFrontSaysWhichOptionChangesWhat() {
         #expect(CommandLineSyncError(.timedOut(server: "https://s", seconds: 2)).description.contains("--timeout sets it"))
-        #expect(CommandLineSyncError(.unreadableCAFile(path: "/ca.pem", reason: "r")).description.contains("(--ca-file, ARCHIVE_SYNC_CA_FILE)"))
+        #expect(CommandLineSyncError(.unreadableCAFile(path: "/ca.pem", reason: "r")).description.contains("(--ca-file, ARCHIVE_SYNC_CA_FILE or the syncCAFile setting)"))
         #expect(CommandLineSyncError(.insecure(server: "http://s")).description.contains("--allow-insecure-http"))
         #expect(CommandLineSyncError(.tooManyChanges(server: "https://s", limit: 1, applied: 1)).description.contains("--max-changes"))
         let refused = CommandLineSyncError(.unauthorized(server: "https://s")).description

@@ -70,6 +70,49 @@ struct ServiceTLSTests {
         #expect(plain.status == 1 && plain.stderr.contains("it may speak HTTPS: try https://127.0.0.1:"), "\(plain.stderr)")
     }
 
+    /// `archive ARGUMENTS` run in `workingDirectory`, the phone's database, `token` in the environment.
+    func archive(in workingDirectory: String, _ arguments: [String], token: String) throws -> ChildProcess.Result {
+        var environment = ServiceProcess.environment(directory)
+        environment["ARCHIVE_SYNC_TOKEN"] = token
+        environment["ARCHIVE_SYNC_CA_FILE"] = nil
+        return try ChildProcess.run(
+            "/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", workingDirectory, BuiltProduct.url(named: "archive").path]
+                + arguments + ["--database", directory.path("phone.sqlite3")],
+            environment: environment)
+    }
+
+    /// The CA file of `archive sync --server URL --ca-file PEM` is kept with the server (its
+    /// path made absolute), so `archive sync` alone syncs again from any directory and
+    /// `--status` shows it (before: "not signed by the system's trusted authorities"); it
+    /// is trusted only for that server, and a sync with another server forgets it.
+    @Test func theCAFileIsKeptWithTheServerForTheNextSync() throws {
+        try authority.issue(names: ["localhost"], certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        let (server, token) = try start(certificate: directory.path("server.pem"), key: directory.path("server.key"))
+        let elsewhere = try TemporaryDirectory()
+        let first = try archive(in: directory.url.path, ["sync", "--server", localhost(server), "--ca-file", "ca.pem"], token: token)
+        #expect(first.status == 0, "\(first.stderr)")
+        _ = try ServiceProcess.archive(["add", "21"], database: directory.path("phone.sqlite3"), in: directory)
+        let again = try archive(in: elsewhere.url.path, ["sync"], token: token)
+        #expect(again.status == 0 && again.stdout.contains("sent 1"), "\(again.stdout)\(again.stderr)")
+        let status = try archive(in: elsewhere.url.path, ["sync", "--status"], token: token)
+        #expect(status.stdout.contains("ca file: \(caFile)\n") && status.stdout.contains("token: accepted"), "\(status.stdout)")
+        let json = try archive(in: elsewhere.url.path, ["sync", "--status", "--json"], token: token)
+        #expect((try json.json() as? [String: Any])?["caFile"] as? String == caFile, "\(json.stdout)")
+        // A CA file moved away is named with where it was kept.
+        try FileManager.default.moveItem(atPath: caFile, toPath: directory.path("moved.pem"))
+        let moved = try archive(in: elsewhere.url.path, ["sync"], token: token)
+        #expect(moved.status == 1 && moved.stderr.contains("cannot read the certificate authorities in \(caFile) (--ca-file, ARCHIVE_SYNC_CA_FILE or the syncCAFile setting): no such file"), "\(moved.stderr)")
+        try FileManager.default.moveItem(atPath: directory.path("moved.pem"), toPath: caFile)
+        // Only for the server it was kept with: another URL of the same server is checked
+        // against the system's authorities, and a sync with it (CA from the environment) forgets it.
+        let other = try archive(in: elsewhere.url.path, ["sync", "--server", server.url], token: token)
+        #expect(other.status == 1 && other.stderr.contains("is not signed by the system's trusted authorities"), "\(other.stderr)")
+        let moving = try sync(server.url, token: token, environment: ["ARCHIVE_SYNC_CA_FILE": caFile])
+        #expect(moving.status == 0, "\(moving.stderr)")
+        let forgotten = try archive(in: elsewhere.url.path, ["sync", "--status"], token: token)
+        #expect(forgotten.stdout.contains("server: \(server.url)\nca file: none (the system's trusted authorities)"), "\(forgotten.stdout)")
+    }
+
     @Test func anUnknownAuthorityAWrongNameAndAnExpiredCertificateAreRefusedWithNothingSynced() throws {
         let stranger = try TestAuthority("Someone else's CA")
         try stranger.issue(names: ["localhost"], certificate: directory.path("stranger.pem"), key: directory.path("stranger.key"))
@@ -271,7 +314,7 @@ struct ServiceTLSTests {
         for (path, says) in cases {
             let refused = try sync("https://localhost:1", token: "fa_" + String(repeating: "x", count: 43), ["--ca-file", path, "--timeout", "60"])
             #expect(refused.status == 1, "\(path): \(refused.stdout)")
-            #expect(refused.stderr.contains("cannot read the certificate authorities in \(path) (--ca-file, ARCHIVE_SYNC_CA_FILE): \(says)"), "\(path): \(refused.stderr)")
+            #expect(refused.stderr.contains("cannot read the certificate authorities in \(path) (--ca-file, ARCHIVE_SYNC_CA_FILE or the syncCAFile setting): \(says)"), "\(path): \(refused.stderr)")
         }
         let empty = directory.path("empty.pem")
         #expect(TestFile.create(atPath: empty, contents: Data("not a certificate\n".utf8)))

@@ -308,7 +308,7 @@ struct TUIEndToEndTests {
         }
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { server.stop() }
-        let pane = try start("'\(tui)' --database '\(database)' --token fa_test --timeout 3600 --sync-every 3600")
+        let pane = try start("ARCHIVE_SYNC_TOKEN=fa_test '\(tui)' --database '\(database)' --timeout 3600 --sync-every 3600")
         try waitForScreen("the sync under way", on: pane) { $0.contains("syncing") }
         #expect(Deadline.poll(every: .milliseconds(20)) { !service.requests.isEmpty }, "the TUI sent no request")
         try quit(pane)
@@ -318,21 +318,49 @@ struct TUIEndToEndTests {
         #expect(((try favorites.json() as? [String: Any])?["favorites"] as? [Any])?.count == 1, "\(favorites.stdout)")
     }
 
-    /// `ARCHIVE_SYNC_CA_FILE` naming a FIFO nobody writes: the sync fails at once, saying
-    /// so in the title bar, and the TUI takes keys and quits (before: "⇅ syncing…" for ever,
-    /// deaf to every key and to ctrl-c: the CA file's read waited for a writer).
-    @Test func aCAFileThatIsAFIFOFailsTheSyncAtOnce() throws {
+    /// A CA file that is a FIFO nobody writes, named by `--ca-file`, by `ARCHIVE_SYNC_CA_FILE`
+    /// or by the `syncCAFile` setting kept with the server: the TUI reads it from each (the
+    /// options `archive sync` takes), the sync fails at once, saying so in the title bar,
+    /// and the TUI takes keys and quits (before: "⇅ syncing…" for ever, deaf to every key
+    /// and to ctrl-c: the CA file's read waited for a writer).
+    @Test(arguments: ["option", "environment", "setting"])
+    func aCAFileThatIsAFIFOFailsTheSyncAtOnce(source: String) throws {
         let archive = BuiltProduct.url(named: "archive").path
-        let database = directory.path("fifo-ca.sqlite3")
+        let database = directory.path("fifo-ca-\(source).sqlite3")
         try dismissOnboarding(in: database)
-        #expect(try ChildProcess.run(archive, ["settings", "set", "syncServer", "https://localhost:1", "--database", database]).status == 0)
-        let fifo = directory.path("ca.fifo")
+        let fifo = directory.path("ca-\(source).fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
+        var settings = [("syncServer", "https://localhost:1")]
+        if source == "setting" { settings.append(("syncCAFile", fifo)) }
+        for (name, value) in settings {
+            #expect(try ChildProcess.run(archive, ["settings", "set", name, value, "--database", database]).status == 0)
+        }
         let tui = BuiltProduct.url(named: "archive-tui").path
         defer { server.stop() }
-        let pane = try start("ARCHIVE_SYNC_CA_FILE='\(fifo)' '\(tui)' --database '\(database)' --token fa_test --sync-every 3600")
+        let command = switch source {
+        case "option": "ARCHIVE_SYNC_TOKEN=fa_test '\(tui)' --ca-file '\(fifo)' --database '\(database)' --sync-every 3600"
+        case "environment": "ARCHIVE_SYNC_TOKEN=fa_test ARCHIVE_SYNC_CA_FILE='\(fifo)' '\(tui)' --database '\(database)' --sync-every 3600"
+        default: "ARCHIVE_SYNC_TOKEN=fa_test '\(tui)' --database '\(database)' --sync-every 3600"
+        }
+        let pane = try start(command)
         try waitForScreen("the sync refused the CA file", on: pane) { $0.contains("sync failed (^S: again): cannot read the certi") }
         try quit(pane)
+    }
+
+    /// `archive-tui` takes `archive sync`'s service options and says where the token and the
+    /// CA file come from; a token in the arguments is refused, as `archive sync` refuses it
+    /// (other local users read the process list).
+    @Test func theTUITakesTheSyncOptionsAndRefusesATokenInTheArguments() throws {
+        let tui = BuiltProduct.url(named: "archive-tui").path
+        let help = try ChildProcess.run(tui, ["--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for text in ["--ca-file <pem>", "--allow-insecure-http", "ARCHIVE_SYNC_CA_FILE", "ARCHIVE_SYNC_TOKEN", "the CA file kept with the server"] {
+            #expect(words.contains(text), "\(text): \(help.stdout)")
+        }
+        #expect(!words.contains("--token <"), "\(help.stdout)")
+        let refused = try ChildProcess.run(tui, ["--token", "fa_test", "--database", directory.path("token.sqlite3")])
+        #expect(refused.status == 64 && refused.stderr.contains("--token is refused") && refused.stderr.contains("ARCHIVE_SYNC_TOKEN"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("token.sqlite3")), "nothing was opened")
     }
 
     /// The TUI syncs with the kept server: at start (the background sync), and on ^S; the
@@ -375,7 +403,7 @@ struct TUIEndToEndTests {
         try waitForScreen("the notice", on: pane) { $0.contains("no sync server") }
         try quit(pane)
 
-        pane = try start("'\(tui)' --database '\(database)' --token '\(tuiToken)' --sync-every 3600")
+        pane = try start("ARCHIVE_SYNC_TOKEN='\(tuiToken)' '\(tui)' --database '\(database)' --sync-every 3600")
         // The sync at start brings the phone's heart and says so.
         try waitForScreen("the background sync", on: pane) { $0.contains("66 dishes, 1 ♥") && $0.contains("♥ 親子丼") && $0.contains("· 0 waiting") }
         // A heart here waits for the next sync.

@@ -27,10 +27,12 @@ struct SyncCommand: ArchiveSubcommand {
             Each request to the service may take --timeout seconds in all (default 30), \
             its answer included; one sync takes at most --max-changes changes from the \
             service (what it applied is kept, and the next sync goes on from there). \
-            A sync with --server keeps that server (the syncServer setting), and a token \
+            A sync with --server keeps that server (the syncServer setting), the CA file \
+            given with --ca-file for it (the syncCAFile setting), and a token \
             given with --token-stdin in DATABASE.sync-token (mode 600): then \
-            `archive sync` alone syncs with them. --status says the kept server, the last \
-            sync, how many local changes wait, and whether the service accepts the token.
+            `archive sync` alone (and archive-tui) syncs with them. --status says the kept \
+            server, the CA file trusted for it, the last sync, how many local changes wait, \
+            and whether the service accepts the token.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -42,19 +44,10 @@ struct SyncCommand: ArchiveSubcommand {
     @Option(help: ArgumentHelp("Sync through this archive-server instead (http(s)://HOST:PORT).", valueName: "url"))
     var server: String?
 
-    /// Refused (``validate()``): a token in the arguments is in the process list, which every
-    /// local user reads. Kept as an option, out of `--help`, only to say so.
-    @Option(help: ArgumentHelp(visibility: .hidden))
-    var token: String?
-
     @Flag(help: "Read the service's token from the first line of standard input.")
     var tokenStdin = false
 
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("Trust the certificate authorities in this PEM file for the service's certificate, instead of the system's (else ARCHIVE_SYNC_CA_FILE).", valueName: "pem"))
-    var caFile: String?
-
-    @Flag(name: .customLong("allow-insecure-http"), help: "Send the token over plain http to a service on another machine (only on a network you trust).")
-    var allowInsecureHTTP = false
+    @OptionGroup var service: SyncServiceOptions
 
     @Option(help: ArgumentHelp("The most changes this sync takes from the service.", valueName: "count"))
     var maxChanges = SyncAPI.defaultMaximumChangesPerSync
@@ -64,15 +57,8 @@ struct SyncCommand: ArchiveSubcommand {
 
     func validate() throws {
         if path != nil, server != nil { throw ValidationError("give either a PATH or --server, not both") }
-        if token != nil {
-            throw ValidationError("""
-                --token is refused: other local users read a command's arguments in the process list. Give the token \
-                on standard input (printf '%s\\n' TOKEN | archive sync --server URL --token-stdin; it is kept in \
-                DATABASE.sync-token, mode 600, for the next sync), or in ARCHIVE_SYNC_TOKEN
-                """)
-        }
         if path != nil, tokenStdin { throw ValidationError("--token-stdin goes with a server (--server, or the syncServer setting)") }
-        if path != nil, caFile != nil || allowInsecureHTTP { throw ValidationError("--ca-file and --allow-insecure-http go with a server (--server, or the syncServer setting)") }
+        if path != nil, service.anyGiven { throw ValidationError("--ca-file and --allow-insecure-http go with a server (--server, or the syncServer setting)") }
         if status, path != nil { throw ValidationError("--status tells about the sync service: give no PATH") }
         guard maxChanges > 0 else { throw ValidationError("--max-changes must be at least 1, got \(maxChanges)") }
     }
@@ -104,8 +90,7 @@ struct SyncCommand: ArchiveSubcommand {
         var session = try openSession(catalog: .unused)
         session.syncToken = try tokenStdin ? SyncToken.fromStandardInput() : nil
         session.syncMaximumChanges = maxChanges
-        if let caFile { session.syncCAFile = caFile }
-        session.syncAllowsInsecureHTTP = allowInsecureHTTP
+        service.apply(to: &session)
         if status { return try await printStatus(session: session) }
         let bar = SyncProgressBar()
         if !json, Terminal.stderrIsTTY { session.syncProgress = { bar.report($0) } }
@@ -117,6 +102,8 @@ struct SyncCommand: ArchiveSubcommand {
     struct StatusOutput: Encodable {
         /// The kept (or given) server, `nil` when none.
         let server: String?
+        /// The CA file trusted for the server's certificate, `nil` for the system's authorities.
+        let caFile: String?
         /// When the last sync finished (ISO 8601), `nil` when never.
         let lastSync: String?
         /// The local changes the next sync sends.
@@ -152,11 +139,13 @@ struct SyncCommand: ArchiveSubcommand {
             }
         }
         let lastSync = known.lastSync.map { $0.formatted(.iso8601) }
+        let caFile = try server.flatMap(session.trustedCAFile(for:))
         if json {
-            try JSONOutput.print(StatusOutput(server: server, lastSync: lastSync, waiting: known.waiting, token: token, reason: reason))
+            try JSONOutput.print(StatusOutput(server: server, caFile: caFile, lastSync: lastSync, waiting: known.waiting, token: token, reason: reason))
             return
         }
         print("server: \(server.map(TerminalText.visible) ?? "none")")
+        print("ca file: \(caFile.map(TerminalText.visible) ?? "none (the system's trusted authorities)")")
         print("last sync: \(lastSync ?? "never")")
         print("waiting: \(known.waiting) local change(s)")
         print("token: \(token)\(reason.map { " (\(TerminalText.visible($0)))" } ?? "")")
@@ -173,7 +162,7 @@ struct SyncCommand: ArchiveSubcommand {
         // Kept once the service took them: `archive sync` alone meets the same service next time.
         if let server {
             do {
-                try session.database.settings.set(.syncServer, to: .string(server))
+                try session.database.settings.keepSyncServer(server, caFile: service.absoluteCAFile)
                 if let token = session.syncToken { try SyncToken.keep(token, databasePath: session.location.databasePath) }
             } catch {
                 throw CLIError("synced with \(peer), but could not keep the server and token for the next sync: \(error)")

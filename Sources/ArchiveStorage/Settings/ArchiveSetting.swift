@@ -66,6 +66,13 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         name: "syncServer", type: .string, defaultValue: .string(""),
         summary: "the archive-server `archive sync` uses when given no PATH (\"\" for none; the token is never a setting)")
 
+    /// The certificate authorities (a PEM file's absolute path) trusted for ``syncServer``'s
+    /// certificate instead of the system's ("": the system's). Kept by `archive sync --server
+    /// URL --ca-file PEM` with the server, and used only with that server.
+    public static let syncCAFile = ArchiveSetting(
+        name: "syncCAFile", type: .string, defaultValue: .string(""),
+        summary: "the CA file (PEM, absolute path) trusted for syncServer's certificate instead of the system's (\"\" for the system's)")
+
     /// When this database last finished a sync (with a file or a service); written by the sync.
     public static let lastSync = ArchiveSetting(
         name: "lastSync", type: .date, defaultValue: nil,
@@ -73,7 +80,7 @@ public struct ArchiveSetting: Sendable, Hashable, Identifiable {
         readOnlyReason: "each sync that finishes writes it")
 
     /// Every setting, in the order `settings list` prints them.
-    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, syncServer, lastSync, deviceID]
+    public static let all: [ArchiveSetting] = [onboardingStatus, installDate, lastSearchKeyword, lastSearchCategory, lastView, syncServer, syncCAFile, lastSync, deviceID]
 
     /// The setting named `name`, or ``SettingsError/unknownKey(_:known:)``.
     public static func named(_ name: String) throws(SettingsError) -> ArchiveSetting {

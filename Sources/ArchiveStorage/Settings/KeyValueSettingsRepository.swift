@@ -82,6 +82,31 @@ public struct KeyValueSettingsRepository: SettingsRepository {
         try write(.string(view.rawValue), for: .lastView)
     }
 
+    /// Keeps `server` as ``ArchiveSetting/syncServer`` and, in the same transaction, the CA
+    /// file trusted for it (``ArchiveSetting/syncCAFile``): `caFile` when given; else the one
+    /// kept already when `server` is the server kept already; else none (a CA file kept for
+    /// one server is never trusted for another).
+    public func keepSyncServer(_ server: String, caFile: String?) throws {
+        try store.queue.write { _ in
+            let keptServer = try? storedValue(of: .syncServer), keptCAFile = try? storedValue(of: .syncCAFile)
+            let trusted: SettingValue = caFile.map(SettingValue.string)
+                ?? (keptServer == .string(server) ? keptCAFile ?? .string("") : .string(""))
+            try write(.string(server), for: .syncServer)
+            try write(trusted, for: .syncCAFile)
+        }
+    }
+
+    /// The CA file kept for `server` (``keepSyncServer(_:caFile:)``): `nil` when `server` is
+    /// not the kept ``ArchiveSetting/syncServer`` or no CA file is kept with it.
+    public func keptSyncCAFile(for server: String) throws -> String? {
+        try store.queue.snapshot { _ in
+            guard try storedValue(of: .syncServer) == .string(server),
+                case .string(let caFile)? = try storedValue(of: .syncCAFile), !caFile.isEmpty
+            else { return nil }
+            return caFile
+        }
+    }
+
     /// Records the install date unless one is recorded: called when a database is created.
     func recordInstallDate(_ date: Date) throws {
         let key = KeyValueStore.Key<Date>(ArchiveSetting.installDate.name, default: date)

@@ -7,7 +7,15 @@ struct ArchiveTUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tui",
         abstract: "The Archive screen in a terminal: search dishes, heart favorites, browse them.",
-        discussion: "Press ? inside for the keys. Shares the database, catalog and options of `archive`.")
+        discussion: """
+            Press ? inside for the keys. Shares the database, catalog and options of `archive`. \
+            With a sync server kept (archive sync --server URL --token-stdin keeps it, its token \
+            and its --ca-file), the TUI syncs with it: the token comes from ARCHIVE_SYNC_TOKEN, \
+            else the token file beside the database (never from the arguments, which other \
+            local users read); the service's certificate is checked against --ca-file, else \
+            ARCHIVE_SYNC_CA_FILE, else the CA file kept with the server, else the system's \
+            trusted authorities.
+            """)
 
     @OptionGroup var options: ArchiveOptions
 
@@ -16,8 +24,7 @@ struct ArchiveTUICommand: AsyncParsableCommand {
         valueName: "seconds"))
     var syncEvery: Double = 300
 
-    @Option(help: ArgumentHelp("The sync service's token (else ARCHIVE_SYNC_TOKEN, or the token file beside the database).", valueName: "token"))
-    var token: String?
+    @OptionGroup var service: SyncServiceOptions
 
     func validate() throws {
         guard syncEvery.isFinite, syncEvery == 0 || (10...86_400).contains(syncEvery) else {
@@ -33,7 +40,7 @@ struct ArchiveTUICommand: AsyncParsableCommand {
     func run() async throws {
         // The screen is the terminal's while the TUI runs: a stopped log is reported after.
         var session = try ArchiveSession(location: options.location(), actionLogFailure: { _ in })
-        session.syncToken = token
+        service.apply(to: &session)
         try await Self.start(session: session, syncInterval: syncEvery > 0 ? .milliseconds(Int(syncEvery * 1000)) : nil)
     }
 
