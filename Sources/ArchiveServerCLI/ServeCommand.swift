@@ -181,6 +181,9 @@ struct ServeCommand: AsyncParsableCommand {
             beforeServing: {
                 do {
                     try await backend.migrate()
+                } catch let error as PostgresStorageError {
+                    guard case .cannotConnect = error else { throw ServerCLIError("cannot use \(postgres): \(error)") }
+                    throw ServerCLIError("\(error)")  // names the URL already
                 } catch {
                     throw ServerCLIError("cannot use \(postgres): \(error)")
                 }

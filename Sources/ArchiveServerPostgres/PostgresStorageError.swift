@@ -10,6 +10,9 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
     case invalidURL(String)
     /// PostgreSQL, or the way to it, failed: `what` was being done.
     case database(what: String, reason: String)
+    /// The first connection to PostgreSQL at `location` failed: `reason` says why in words,
+    /// `advice` what to change (a retry only where one helps).
+    case cannotConnect(location: String, reason: String, advice: String)
 
     /// What failed and what to do.
     public var description: String {
@@ -18,6 +21,8 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
             "invalid --postgres URL: \(reason)"
         case .database(let what, let reason):
             "PostgreSQL failed while \(what): \(reason)"
+        case .cannotConnect(let location, let reason, let advice):
+            "cannot connect to PostgreSQL (\(location)): \(reason); \(advice)"
         }
     }
 

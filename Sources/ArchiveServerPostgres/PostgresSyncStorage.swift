@@ -78,8 +78,11 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
                 logger.warning("PostgreSQL at \(location) runs with fsync=\(fsync): a push answered 200 may be lost on a power cut; turn fsync on in postgresql.conf")
             }
             try await connection.close()
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
-            throw PostgresStorageError.wrapping(error, while: "connecting to \(location)")
+            let failure = PostgresConnectFailure(error, connecting: location.connectionConfiguration)
+            throw PostgresStorageError.cannotConnect(location: location.description, reason: failure.reason, advice: failure.advice)
         }
         try await PostgresMigrations.migrate(client, location: location.description, logger: logger)
     }
