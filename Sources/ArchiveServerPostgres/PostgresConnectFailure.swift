@@ -88,11 +88,11 @@ struct PostgresConnectFailure: Sendable, Equatable {
         case "28P01":
             "check the user and its password (PGPASSWORD, ~/.pgpass or the URL)"
         case "28000" where message.contains("does not exist"):
-            "create the role: sudo -u postgres createuser --pwprompt \(user) (docs/OPERATIONS.md, \"PostgreSQL from nothing\")"
+            "create the role: runuser -u postgres -- createuser --pwprompt \(user) (docs/OPERATIONS.md, \"PostgreSQL from nothing\")"
         case "28000":
             "pg_hba.conf has no line that lets user \(user) reach database \(database) from here: add one (host \(database) \(user) ADDRESS scram-sha-256) and reload PostgreSQL"
         case "3D000":
-            "create it, owned by the service's role: sudo -u postgres createdb -O \(user) \(database) (docs/OPERATIONS.md, \"PostgreSQL from nothing\")"
+            "create it, owned by the service's role: runuser -u postgres -- createdb -O \(user) \(database) (docs/OPERATIONS.md, \"PostgreSQL from nothing\")"
         case "42501":
             "grant user \(user) CONNECT on database \(database), or use the role that owns it"
         case "53300":

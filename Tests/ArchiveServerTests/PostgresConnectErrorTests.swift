@@ -64,8 +64,8 @@ struct PostgresConnectErrorTests {
         let cases: [(url: String, environment: [String: String], says: [String])] = [
             (url, [:], ["PostgreSQL asks for user keeper's password, and none was given; give it in PGPASSWORD, in a password file"]),
             (url, ["PGPASSWORD": "wrong"], ["password authentication failed for user \"keeper\" (SQLSTATE 28P01); check the user and its password"]),
-            ("postgres://keeper@/nodb?host=\(socket)", ["PGPASSWORD": "s3cret"], ["database \"nodb\" does not exist (SQLSTATE 3D000); create it, owned by the service's role: sudo -u postgres createdb -O keeper nodb"]),
-            ("postgres://ghost@/ghost?host=\(socket)", [:], ["role \"ghost\" does not exist (SQLSTATE 28000); create the role: sudo -u postgres createuser --pwprompt ghost"]),
+            ("postgres://keeper@/nodb?host=\(socket)", ["PGPASSWORD": "s3cret"], ["database \"nodb\" does not exist (SQLSTATE 3D000); create it, owned by the service's role: runuser -u postgres -- createdb -O keeper nodb"]),
+            ("postgres://ghost@/ghost?host=\(socket)", [:], ["role \"ghost\" does not exist (SQLSTATE 28000); create the role: runuser -u postgres -- createuser --pwprompt ghost"]),
             ("postgres://keeper@/keeper?host=/nonexistent", [:], ["the socket /nonexistent/.s.PGSQL.5432: no such file or directory", "check that PostgreSQL runs and listens there"]),
             ("postgres://keeper@127.0.0.1:\(try closedPort())/keeper", [:], ["the connection was refused (nothing listens at that address and port); check that PostgreSQL runs"]),
             ("postgres://keeper@127.0.0.1:\(noTLSPort)/keeper?sslmode=require", [:], ["PostgreSQL at 127.0.0.1:\(noTLSPort) does not offer TLS, and the URL requires it (sslmode=require); turn TLS on in postgresql.conf"]),
