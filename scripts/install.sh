@@ -11,6 +11,14 @@
 #   PREFIX=/usr/local scripts/install.sh --service
 #                                           also install deploy/archive-server.service (its
 #                                           ExecStart the installed binary) into /etc/systemd/system
+#   scripts/install.sh --keep-symbols       also install each binary's symbols and debug info
+#                                           beside it (BIN/.debug/NAME.debug, found by gdb)
+#   scripts/install.sh --strip PATH DIR     strip a copy of the binary PATH into DIR as an
+#                                           install does (with --keep-symbols too), print its size
+#
+# The binaries are installed stripped (no symbol table, no debug info: about a sixth of
+# the size); a crash's backtrace then shows addresses, which the symbols kept by
+# --keep-symbols turn back into names.
 #
 # The flags and what each one saves are in docs/PERFORMANCE.md ("The install build"). Each
 # optional one is used only when this toolchain has what it needs; when it does not, the
@@ -19,17 +27,23 @@
 # installed: no libstdc++.so loaded (when libstdc++ is linked in) and no runpath.
 set -euo pipefail
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 
 dry_run=0
 service=0
 binary=""
 print_flags=0
 scratch=""
+keep_symbols=0
+strip_only=()
 while (($#)); do
   case $1 in
     --dry-run) dry_run=1 ;;
     --service) service=1 ;;
+    --keep-symbols) keep_symbols=1 ;;
+    --strip)
+      (($# >= 3)) || { echo "error: --strip needs a binary and a directory" >&2; exit 64; }
+      strip_only=("$2" "$3"); shift 2 ;;
     --binary)
       (($# >= 2)) || { echo "error: --binary needs a path" >&2; exit 64; }
       binary=$2; shift ;;
@@ -112,6 +126,36 @@ check() {
   return $failed
 }
 
+# Copies the binary $1 into the directory $2 without its symbol table and debug info
+# (with --keep-symbols, those go to $2/.debug/NAME.debug, which the copy names by
+# .gnu_debuglink, so gdb and perf find them); prints "NAME SIZE".
+strip_into() {
+  local file=$1 dir=$2 name
+  name=$(basename "$file")
+  command -v objcopy > /dev/null || { echo "error: no objcopy to strip $file (Debian: apt-get install binutils)" >&2; return 1; }
+  mkdir -p "$dir"
+  if ((keep_symbols)); then
+    mkdir -p "$dir/.debug"
+    objcopy --only-keep-debug "$file" "$dir/.debug/$name.debug"
+    chmod 644 "$dir/.debug/$name.debug"
+    objcopy --strip-all --add-gnu-debuglink="$dir/.debug/$name.debug" "$file" "$dir/$name.partial"
+  else
+    objcopy --strip-all "$file" "$dir/$name.partial"
+  fi
+  chmod 755 "$dir/$name.partial"
+  mv "$dir/$name.partial" "$dir/$name"
+  echo "$name $(size_of "$dir/$name")"
+}
+
+# A file's size in MB, one decimal.
+size_of() { awk -v bytes="$(stat -c %s "$1")" 'BEGIN { printf "%.1f MB", bytes / 1000000 }'; }
+
+if ((${#strip_only[@]})); then
+  [[ -f ${strip_only[0]} ]] || { echo "error: no binary at ${strip_only[0]}" >&2; exit 1; }
+  strip_into "${strip_only[0]}" "${strip_only[1]}"
+  exit
+fi
+
 products=(archive archive-tui archive-server)
 
 if ((print_flags)); then
@@ -123,7 +167,16 @@ fi
 if ((dry_run)); then
   ((static_cxx)) && echo "mkdir -p '$scratch/static-libstdc++' && ln -sf '$libstdcxx' '$scratch/static-libstdc++/'"
   for product in "${products[@]}"; do printf '%q ' "${build[@]}" --product "$product"; echo; done
-  echo "install -D -m 755 -t '$bin_dir'$(printf " '$scratch/release/%s'" "${products[@]}")"
+  for product in "${products[@]}"; do
+    if ((keep_symbols)); then
+      echo "objcopy --only-keep-debug '$scratch/release/$product' '$scratch/stripped/.debug/$product.debug'"
+      echo "objcopy --strip-all --add-gnu-debuglink='$scratch/stripped/.debug/$product.debug' '$scratch/release/$product' '$scratch/stripped/$product'"
+    else
+      echo "objcopy --strip-all '$scratch/release/$product' '$scratch/stripped/$product'"
+    fi
+  done
+  echo "install -D -m 755 -t '$bin_dir'$(printf " '$scratch/stripped/%s'" "${products[@]}")"
+  ((keep_symbols)) && echo "install -D -m 644 -t '$bin_dir/.debug'$(printf " '$scratch/stripped/.debug/%s.debug'" "${products[@]}")"
   ((service)) && echo "$(printf '%q ' "${unit_install[@]}")> '$unit_dir/archive-server.service'"
   [[ -n $binary ]] || exit 0
   check "$binary" && echo "checks passed: $binary"
@@ -137,8 +190,16 @@ fi
 for product in "${products[@]}"; do (cd "$root" && "${build[@]}" --product "$product"); done
 built=$(cd "$root" && swift build "${flags[@]}" --scratch-path "$scratch" --show-bin-path)
 for product in "${products[@]}"; do check "$built/$product"; done
-install -D -m 755 -t "$bin_dir" "${products[@]/#/$built/}"
-echo "installed ${products[*]} in $bin_dir"
+stripped="$scratch/stripped"
+rm -rf "$stripped"
+sizes=()
+for product in "${products[@]}"; do sizes+=("$(strip_into "$built/$product" "$stripped")"); done
+install -D -m 755 -t "$bin_dir" "${products[@]/#/$stripped/}"
+if ((keep_symbols)); then
+  products_debug=("${products[@]/%/.debug}")
+  install -D -m 644 -t "$bin_dir/.debug" "${products_debug[@]/#/$stripped/.debug/}"
+fi
+echo "installed in $bin_dir: $(IFS=,; echo "${sizes[*]}" | sed 's/,/, /g')"
 if ((service)); then
   mkdir -p "$unit_dir"
   "${unit_install[@]}" > "$unit_dir/archive-server.service.partial"

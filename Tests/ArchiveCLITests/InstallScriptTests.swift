@@ -79,7 +79,38 @@ struct InstallScriptTests {
         #expect(result.stdout.contains("checks passed: /bin/true"))
     }
 
-    @Test(arguments: [["--bogus"], ["--binary"], ["--binary", "/bin/true"], ["--dry-run", "--binary", "/nonexistent"]])
+    /// What `readelf -S` lists of `path`'s sections.
+    private func sections(_ path: String) throws -> String {
+        try ChildProcess.run("/usr/bin/readelf", ["-S", "-W", path]).stdout
+    }
+
+    /// The install strips each binary (no symbol table, no debug info) and says its size;
+    /// with `--keep-symbols` they go beside it, named by the binary's `.gnu_debuglink`.
+    /// On the real `archive` of this build (a debug build: its debug info is most of it),
+    /// which still runs stripped.
+    @Test func theInstallStripsEachBinaryAndCanKeepItsSymbolsBeside() throws {
+        let built = CLI.executable.path
+        let dryRun = try install(["--dry-run"])
+        #expect(dryRun.stdout.contains("objcopy --strip-all '") && dryRun.stdout.contains("/stripped/archive-server'"), "\(dryRun.stdout)")
+        let plain = directory.path("plain")
+        let stripped = try install(["--strip", built, plain])
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        let size = try #require(FileManager.default.attributesOfItem(atPath: plain + "/archive")[.size] as? Int)
+        let original = try #require(FileManager.default.attributesOfItem(atPath: built)[.size] as? Int)
+        #expect(size < original * 3 / 4, "\(size) of \(original) bytes")
+        #expect(stripped.stdout == "archive \(String(format: "%.1f", Double(size) / 1_000_000)) MB\n", "\(stripped.stdout)")
+        for section in [".symtab", ".debug_info", ".gnu_debuglink"] { #expect(try !sections(plain + "/archive").contains(section), "\(section)") }
+        let runs = try ChildProcess.run(plain + "/archive", ["categories", "--database", directory.path("a.sqlite3")])
+        #expect(runs.status == 0 && runs.stdout.contains("和食"), "\(runs.stderr)")
+        let kept = directory.path("kept")
+        #expect(try install(["--keep-symbols", "--strip", built, kept]).status == 0)
+        #expect(try sections(kept + "/archive").contains(".gnu_debuglink") && !sections(kept + "/archive").contains(".debug_info"))
+        #expect(try sections(kept + "/.debug/archive.debug").contains(".debug_info") && sections(kept + "/.debug/archive.debug").contains(".symtab"))
+        let debuglink = try ChildProcess.run("/usr/bin/readelf", ["--string-dump=.gnu_debuglink", kept + "/archive"]).stdout
+        #expect(debuglink.contains("archive.debug"), "\(debuglink)")
+    }
+
+    @Test(arguments: [["--bogus"], ["--binary"], ["--strip", "/nonexistent", "/tmp"], ["--strip", "/bin/true"], ["--binary", "/bin/true"], ["--dry-run", "--binary", "/nonexistent"]])
     func badArgumentsAreRefused(arguments: [String]) throws {
         let result = try install(arguments)
         #expect(result.status != 0)
