@@ -3,14 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ArchiveSyncModel
+package import ArchiveSyncModel
 
 /// A push's changes as the columns PostgreSQL's merge binds (one array a column, `unnest`ed
 /// in the statement), and the merge statement's fixed parts: both ways a push is applied
 /// (in one statement, or in a transaction step by step) build their `INSERT` from these, so
 /// that the merge rule is written once in SQL (and proven equal to ``FavoriteMerge`` by
 /// `MergeDifferentialTests`).
-struct PostgresMergeBatch {
+package struct PostgresMergeBatch {
     var ids: [Int64] = [], stamps: [Int64] = [], devices: [String] = [], removed: [Bool] = []
     /// Photo URL, category, dish name, shop name and introduction, each a column.
     var texts: [[String]] = Array(repeating: [], count: 5)
@@ -18,7 +18,7 @@ struct PostgresMergeBatch {
 
     /// The columns of `changes`, in their order (a removal's texts empty, its time 0: the
     /// statement stores `NULL` for them).
-    init(_ changes: [FavoriteChange]) {
+    package init(_ changes: [FavoriteChange]) {
         for change in changes {
             ids.append(Int64(change.id))
             stamps.append(change.stamp.time.rawValue)

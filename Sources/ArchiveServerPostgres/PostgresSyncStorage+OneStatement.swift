@@ -1,9 +1,9 @@
-import ArchiveServerStorage
+package import ArchiveServerStorage
 import ArchiveSyncWire
 import Logging
-import PostgresNIO
+package import PostgresNIO
 import Synchronization
-import ArchiveSyncModel
+package import ArchiveSyncModel
 
 /// The common push and pull in one statement each, without `BEGIN` and `COMMIT`: one round
 /// trip to PostgreSQL after the token check instead of five (a push) or eight (a pull),
@@ -44,34 +44,8 @@ extension PostgresSyncStorage {
             // `held` locks the row first: every other part reads `gate`, which reads `held`.
             // Locked, the row is read as it is now, not as the statement's snapshot saw it
             // (a push of the same user that committed while this one waited moved its seq).
-            let rows = try await client.query("""
-                WITH held AS MATERIALIZED (
-                    SELECT seq, collected FROM users WHERE id = \(user.id) AND feed = decode(\(user.feed.description), 'hex') FOR UPDATE
-                ), facts AS MATERIALIZED (
-                    SELECT held.seq, held.collected, \(unescaped: Self.bindingFacts)
-                    FROM held, device_tokens t, (SELECT decode(\(device.description), 'hex') AS device) AS request
-                    WHERE t.id = \(user.token) AND t.user_id = \(user.id)
-                ), gate AS MATERIALIZED (
-                    SELECT seq, \(unescaped: Self.admittedByItsBinding) AND \(seen) >= collected AS admitted FROM facts
-                ), merged AS (
-                    \(unescaped: PostgresMergeBatch.insert)
-                    SELECT \(user.id), c.id, c.stamp, decode(c.device, 'hex'), (SELECT seq FROM gate) + c.n, c.removed, \(unescaped: PostgresMergeBatch.storedFields)
-                    FROM unnest(\(batch.ids)::bigint[], \(batch.stamps)::bigint[], \(batch.devices)::text[], \(batch.removed)::boolean[],
-                                \(batch.texts[0])::text[], \(batch.texts[1])::text[], \(batch.texts[2])::text[], \(batch.texts[3])::text[],
-                                \(batch.texts[4])::text[], \(batch.storedAt)::bigint[]) WITH ORDINALITY \(unescaped: PostgresMergeBatch.columns)
-                    WHERE (SELECT admitted FROM gate)
-                    \(unescaped: PostgresMergeBatch.rule)
-                    RETURNING id
-                ), moved AS (
-                    UPDATE users SET seq = (SELECT seq FROM gate) + \(Int64(changes.count))
-                    WHERE id = \(user.id) AND \(!changes.isEmpty) AND (SELECT admitted FROM gate)
-                ), recorded AS (
-                    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
-                    SELECT \(user.id), decode(\(device.description), 'hex'), \(through), 0, \(now), \(user.token) WHERE (SELECT admitted FROM gate)
-                    \(unescaped: Self.recordPush)
-                )
-                SELECT coalesce((SELECT admitted FROM gate), false), (SELECT pushed FROM recorded), ARRAY(SELECT id FROM merged)
-                """, logger: logger)
+            let rows = try await client.query(
+                Self.pushStatement(batch, count: changes.count, from: device, through: through, seen: seen, now: now, for: user), logger: logger)
             var row: (Bool, Int64?, [Int64])?
             for try await decoded in rows.decode((Bool, Int64?, [Int64]).self) { row = decoded }
             guard let row else { throw ServerStorageError.damagedRow("the push of \(user.name) returned no row") }
@@ -124,37 +98,8 @@ extension PostgresSyncStorage {
         do {
             // `reset`: a cursor past the feed's end is a device restored from an older copy,
             // which reads the feed from its start (`start` 0), and records that it has.
-            let rows = try await client.query("""
-                WITH facts AS MATERIALIZED (
-                    SELECT u.seq, u.collected, \(unescaped: Self.bindingFacts)
-                    FROM users u, device_tokens t, (SELECT decode(\(device.description), 'hex') AS device) AS request
-                    WHERE u.id = \(user.id) AND u.feed = decode(\(user.feed.description), 'hex') AND t.id = \(user.token) AND t.user_id = u.id
-                ), gate AS MATERIALIZED (
-                    SELECT seq, admitted, reset, CASE WHEN reset THEN 0 ELSE \(cursor) END AS start FROM (
-                        SELECT seq, \(unescaped: Self.admittedByItsBinding) AND (\(cursor) <= 0 OR \(cursor) >= collected) AS admitted,
-                            \(cursor) > seq AS reset
-                        FROM facts) AS decided
-                ), page AS MATERIALIZED (
-                    SELECT \(unescaped: Self.columns), seq FROM user_favorites
-                    WHERE user_id = \(user.id) AND seq > (SELECT start FROM gate) AND (SELECT admitted FROM gate)
-                    ORDER BY seq LIMIT \(limit + 1)
-                ), recorded AS (
-                    INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
-                    SELECT \(user.id), decode(\(device.description), 'hex'), 0, start, \(now), \(user.token) FROM gate WHERE admitted AND \(limit > 0)
-                    \(unescaped: Self.recordPull)
-                )
-                SELECT gate.admitted, gate.seq, gate.reset,
-                    coalesce((SELECT pushed FROM recorded),
-                             (SELECT pushed FROM user_devices WHERE user_id = \(user.id) AND device = decode(\(device.description), 'hex')), 0),
-                    CASE WHEN \(limit > 0) AND (SELECT count(*) FROM page) <= \(limit) THEN EXISTS (
-                        SELECT 1 FROM user_favorites WHERE user_id = \(user.id) AND removed AND seq <= (
-                            SELECT min(pulled) FROM (
-                                SELECT pulled FROM user_devices WHERE user_id = \(user.id) AND device <> decode(\(device.description), 'hex')
-                                UNION ALL SELECT pulled FROM recorded) AS devices))
-                    ELSE false END,
-                    page.*
-                FROM (VALUES (1)) AS one LEFT JOIN gate ON true LEFT JOIN page ON true ORDER BY page.seq
-                """, logger: logger)
+            let rows = try await client.query(
+                Self.pullStatement(for: user, device: device, after: cursor, limit: limit, now: now), logger: logger)
             for try await row in rows {
                 let cells = row.makeRandomAccess()
                 guard try cells[0].decode(Bool?.self) == true else { continue }
@@ -181,6 +126,78 @@ extension PostgresSyncStorage {
         return SyncPullResponse(
             feed: user.feed.description, changes: changes.map { WireChange($0.change) }, cursor: next,
             hasMore: hasMore, reset: reset, pushed: pushed)
+    }
+
+    /// The statement of ``pushInOneStatement(_:from:through:seen:now:for:)``: `batch` (of
+    /// `count` changes) from `device`. (`Benchmarks/load/push.sql` runs it as written here,
+    /// its binds replaced by pgbench's values: `LoadStatementTests`.)
+    package static func pushStatement(
+        _ batch: PostgresMergeBatch, count: Int, from device: DeviceID, through: Int64, seen: Int64, now: Int64, for user: AuthenticatedUser
+    ) -> PostgresQuery {
+        """
+        WITH held AS MATERIALIZED (
+            SELECT seq, collected FROM users WHERE id = \(user.id) AND feed = decode(\(user.feed.description), 'hex') FOR UPDATE
+        ), facts AS MATERIALIZED (
+            SELECT held.seq, held.collected, \(unescaped: Self.bindingFacts)
+            FROM held, device_tokens t, (SELECT decode(\(device.description), 'hex') AS device) AS request
+            WHERE t.id = \(user.token) AND t.user_id = \(user.id)
+        ), gate AS MATERIALIZED (
+            SELECT seq, \(unescaped: Self.admittedByItsBinding) AND \(seen) >= collected AS admitted FROM facts
+        ), merged AS (
+            \(unescaped: PostgresMergeBatch.insert)
+            SELECT \(user.id), c.id, c.stamp, decode(c.device, 'hex'), (SELECT seq FROM gate) + c.n, c.removed, \(unescaped: PostgresMergeBatch.storedFields)
+            FROM unnest(\(batch.ids)::bigint[], \(batch.stamps)::bigint[], \(batch.devices)::text[], \(batch.removed)::boolean[],
+                        \(batch.texts[0])::text[], \(batch.texts[1])::text[], \(batch.texts[2])::text[], \(batch.texts[3])::text[],
+                        \(batch.texts[4])::text[], \(batch.storedAt)::bigint[]) WITH ORDINALITY \(unescaped: PostgresMergeBatch.columns)
+            WHERE (SELECT admitted FROM gate)
+            \(unescaped: PostgresMergeBatch.rule)
+            RETURNING id
+        ), moved AS (
+            UPDATE users SET seq = (SELECT seq FROM gate) + \(Int64(count))
+            WHERE id = \(user.id) AND \(count > 0) AND (SELECT admitted FROM gate)
+        ), recorded AS (
+            INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
+            SELECT \(user.id), decode(\(device.description), 'hex'), \(through), 0, \(now), \(user.token) WHERE (SELECT admitted FROM gate)
+            \(unescaped: Self.recordPush)
+        )
+        SELECT coalesce((SELECT admitted FROM gate), false), (SELECT pushed FROM recorded), ARRAY(SELECT id FROM merged)
+        """
+    }
+
+    /// The statement of ``pullInOneStatement(for:device:after:limit:now:)``. (`Benchmarks/load/pull.sql`
+    /// runs it as written here, its binds replaced by pgbench's values: `LoadStatementTests`.)
+    package static func pullStatement(for user: AuthenticatedUser, device: DeviceID, after cursor: Int64, limit: Int, now: Int64) -> PostgresQuery {
+        """
+        WITH facts AS MATERIALIZED (
+            SELECT u.seq, u.collected, \(unescaped: Self.bindingFacts)
+            FROM users u, device_tokens t, (SELECT decode(\(device.description), 'hex') AS device) AS request
+            WHERE u.id = \(user.id) AND u.feed = decode(\(user.feed.description), 'hex') AND t.id = \(user.token) AND t.user_id = u.id
+        ), gate AS MATERIALIZED (
+            SELECT seq, admitted, reset, CASE WHEN reset THEN 0 ELSE \(cursor) END AS start FROM (
+                SELECT seq, \(unescaped: Self.admittedByItsBinding) AND (\(cursor) <= 0 OR \(cursor) >= collected) AS admitted,
+                    \(cursor) > seq AS reset
+                FROM facts) AS decided
+        ), page AS MATERIALIZED (
+            SELECT \(unescaped: Self.columns), seq FROM user_favorites
+            WHERE user_id = \(user.id) AND seq > (SELECT start FROM gate) AND (SELECT admitted FROM gate)
+            ORDER BY seq LIMIT \(limit + 1)
+        ), recorded AS (
+            INSERT INTO user_devices (user_id, device, pushed, pulled, last_seen, token)
+            SELECT \(user.id), decode(\(device.description), 'hex'), 0, start, \(now), \(user.token) FROM gate WHERE admitted AND \(limit > 0)
+            \(unescaped: Self.recordPull)
+        )
+        SELECT gate.admitted, gate.seq, gate.reset,
+            coalesce((SELECT pushed FROM recorded),
+                     (SELECT pushed FROM user_devices WHERE user_id = \(user.id) AND device = decode(\(device.description), 'hex')), 0),
+            CASE WHEN \(limit > 0) AND (SELECT count(*) FROM page) <= \(limit) THEN EXISTS (
+                SELECT 1 FROM user_favorites WHERE user_id = \(user.id) AND removed AND seq <= (
+                    SELECT min(pulled) FROM (
+                        SELECT pulled FROM user_devices WHERE user_id = \(user.id) AND device <> decode(\(device.description), 'hex')
+                        UNION ALL SELECT pulled FROM recorded) AS devices))
+            ELSE false END,
+            page.*
+        FROM (VALUES (1)) AS one LEFT JOIN gate ON true LEFT JOIN page ON true ORDER BY page.seq
+        """
     }
 
     /// Drops `user`'s tombstones that every device of the user has applied (its lowest

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import Logging
-import PostgresNIO
+package import PostgresNIO
 package import Synchronization
 public import ArchiveSyncModel
 
@@ -106,11 +106,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     public func authenticate(_ token: AccessToken) async throws -> AuthenticatedUser? {
         let hash = token.hash, now = wallClock()
         do {
-            let rows = try await client.query("""
-                SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label, encode(t.device, 'hex'), t.expires_at IS NOT NULL
-                FROM device_tokens t JOIN users u ON u.id = t.user_id
-                WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex') AND (t.expires_at IS NULL OR t.expires_at > \(now))
-                """, logger: logger)
+            let rows = try await client.query(Self.authenticateStatement(hash: hash, now: now), logger: logger)
             for try await (id, name, feed, stored, tokenID, label, bound, session) in rows.decode((Int64, String, String, String, Int64, String, String?, Bool).self) {
                 guard AccessToken.constantTimeEqual(Hex.decode(stored) ?? [], hash), let feed = FeedID(hex: feed) else { return nil }
                 return AuthenticatedUser(id: id, name: name, feed: feed, token: tokenID, device: label, boundDevice: bound.flatMap(DeviceID.init(hex:)), isBrowserSession: session)
@@ -119,6 +115,16 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
         } catch {
             throw PostgresStorageError.wrapping(error, while: "checking a token")
         }
+    }
+
+    /// The token check: the token whose hash is `hash`, unexpired at `now`, with its user.
+    /// (`Benchmarks/load/push.sql` and `pull.sql` run it as written here: `LoadStatementTests`.)
+    package static func authenticateStatement(hash: [UInt8], now: Int64) -> PostgresQuery {
+        """
+        SELECT u.id, u.name, encode(u.feed, 'hex'), encode(t.token_hash, 'hex'), t.id, t.label, encode(t.device, 'hex'), t.expires_at IS NOT NULL
+        FROM device_tokens t JOIN users u ON u.id = t.user_id
+        WHERE t.token_hash = decode(\(Hex.encode(hash)), 'hex') AND (t.expires_at IS NULL OR t.expires_at > \(now))
+        """
     }
 
     public func stillValid(_ identities: Set<StreamIdentity>) async throws -> Set<StreamIdentity> {
