@@ -202,6 +202,84 @@ struct BackendConformanceTests {
             #expect(try await backend.stillValid([first]).isEmpty, "a renewed feed ends the streams of the old one")
         }
     }
+
+    @Test("past collected tombstones a push is stale and a cursor forgotten; a cursor past the feed's end reads it again", arguments: ServiceBackend.allCases)
+    func limitsOfTheFeedsPast(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let phone = Changes.device(0x01)
+            _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
+            let seen = try await backend.pull(for: alice, device: phone, after: 0, limit: 100).cursor
+            _ = try await backend.push([Changes.removed(7, at: 1_700_000_000_500, by: phone)], from: phone, through: 2, seen: seen, for: alice)
+            let end = try await backend.pull(for: alice, device: phone, after: seen, limit: 100).cursor
+            _ = try await backend.pull(for: alice, device: phone, after: end, limit: 100)  // every device applied it: it goes
+            // A push that has not seen that far would bring back what was removed: refused.
+            do {
+                _ = try await backend.push([Changes.stored(8, at: 1_700_000_000_600, by: phone)], from: phone, through: 3, seen: seen, for: alice)
+                Issue.record("a stale push was taken")
+            } catch let error as ServerStorageError {
+                guard case .stalePush(seen, let collected) = error else { throw error }
+                #expect(collected > seen)
+            }
+            // A device whose cursor is behind them missed a removal: it starts again (410).
+            let laptop = try #require(try await backend.authenticate(try await users.addDevice("laptop", of: "alice", now: WallClock.system())))
+            do {
+                _ = try await backend.pull(for: laptop, device: Changes.device(0x02), after: seen, limit: 100)
+                Issue.record("a forgotten cursor was read")
+            } catch let error as ServerStorageError {
+                guard case .forgottenDevice(seen, _) = error else { throw error }
+            }
+            // A cursor past the end (a device restored from an older copy of the service) reads from the start.
+            let restored = try await backend.pull(for: alice, device: phone, after: end + 1_000, limit: 100)
+            #expect(restored.reset && restored.cursor == end, "\(restored)")
+        }
+    }
+
+    @Test("a sign-in link signs one browser in once, before its end; revoking its label cancels it", arguments: ServiceBackend.allCases)
+    func signInLinksWorkOnce(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, _ in
+            let now = WallClock.system(), hour: Int64 = 3_600_000
+            let link = try await users.createSignInLink(for: "alice", label: "web", now: now, expiresAt: now + hour)
+            #expect(try await backend.signInTarget(of: link) == SignInTarget(user: "alice", label: "web"))
+            #expect(try await users.devices(of: "alice").first { $0.label == "web" }?.pendingLinkUntil == now + hour, "devices list shows the pending link")
+            let session = AccessToken.generate()
+            #expect(try await backend.redeemSignInLink(link, device: Changes.device(0x0B), session: session, sessionEnd: now + hour) == .signedIn(user: "alice", label: "web"))
+            #expect(try await backend.authenticate(session)?.device == "web")
+            #expect(try await backend.redeemSignInLink(link, device: Changes.device(0x0C), session: AccessToken.generate(), sessionEnd: now + hour) == .refused, "used once")
+            // Signed out: the session's token stops.
+            try await backend.endSession(try #require(try await backend.authenticate(session)))
+            #expect(try await backend.authenticate(session) == nil)
+            // An unused link of a label that is revoked signs nobody in.
+            let pending = try await users.createSignInLink(for: "alice", label: "tablet", now: now, expiresAt: now + hour)
+            try await users.revokeDevice("tablet", of: "alice")
+            #expect(try await backend.signInTarget(of: pending) == nil)
+            #expect(try await backend.redeemSignInLink(pending, device: Changes.device(0x0D), session: AccessToken.generate(), sessionEnd: now + hour) == .refused)
+            // Past its end, none works.
+            let late = try await users.createSignInLink(for: "alice", label: "late", now: now - 2 * hour, expiresAt: now - hour)
+            #expect(try await backend.signInTarget(of: late) == nil)
+        }
+    }
+
+    @Test("the revocation record holds every token revoked and user removed, and a restore keeps them so", arguments: ServiceBackend.allCases)
+    func theRevocationRecordKeepsWhatWasRevoked(kind: ServiceBackend) async throws {
+        try await withAlice(kind) { backend, users, alice in
+            let now = WallClock.system()
+            let laptopToken = try await users.addDevice("laptop", of: "alice", now: now)
+            let bob = try #require(try await backend.authenticate(try await users.add("bob", device: "first", now: now)))
+            let before = try await users.revocationRecord()
+            try await users.revokeDevice("laptop", of: "alice")
+            try await users.remove("bob")
+            let record = try await users.revocationRecord()
+            #expect(record.tokenHashes.isSuperset(of: before.tokenHashes) && record.tokenHashes.contains(laptopToken.hash))
+            #expect(record.removedUsers.contains(bob.id) && record.userIDHighWater >= bob.id)
+            // Restoring this very store with its own record: nothing revoked comes back, and
+            // every user gets a new feed.
+            let outcome = try await users.restore(keeping: record)
+            #expect(outcome.users == 1, "\(outcome)")
+            #expect(try await backend.authenticate(laptopToken) == nil)
+            let renewed = try await backend.pull(for: try #require(try await backend.authenticate(try await users.addDevice("phone", of: "alice", now: now))), device: Changes.device(0x09), after: 0, limit: 0)
+            #expect(renewed.feed != alice.feed.description, "a restore gives every user a new feed")
+        }
+    }
 }
 
 /// The one migration check (`Migrator.validate`), on each backend's own database: a
