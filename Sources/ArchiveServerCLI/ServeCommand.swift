@@ -151,7 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
         // `archive-server restore` must not replace the file of a running service.
         let lock: ServiceLock?
         do {
-            lock = postgres == nil ? try ServiceLock(database: try storage.databasePath(), exclusive: false) : nil
+            lock = postgres == nil ? try ServiceLock(database: try storage.databasePath(), for: .serve) : nil
         } catch {
             throw ServerCLIError("cannot serve: \(error)")
         }

@@ -35,7 +35,7 @@ public enum ServerRestore {
         }
         let lock: ServiceLock
         do {
-            lock = try ServiceLock(database: database, exclusive: true)
+            lock = try ServiceLock(database: database, for: .restore)
         } catch {
             throw ServerRestoreError.cannotRestore(backup: backup, reason: error.description)
         }
