@@ -16,8 +16,8 @@
 #   scripts/install.sh --strip PATH DIR     strip a copy of the binary PATH into DIR as an
 #                                           install does (with --keep-symbols too), print its size
 #
-# The binaries are installed stripped (no symbol table, no debug info: about a sixth of
-# the size); a crash's backtrace then shows addresses, which the symbols kept by
+# The binaries are installed stripped (no symbol table, no debug info: less than half of
+# their size); a crash's backtrace then shows addresses, which the symbols kept by
 # --keep-symbols turn back into names.
 #
 # The flags and what each one saves are in docs/PERFORMANCE.md ("The install build"). Each

@@ -182,8 +182,10 @@ struct ServeCommand: AsyncParsableCommand {
                 do {
                     try await backend.migrate()
                 } catch let error as PostgresStorageError {
-                    guard case .cannotConnect = error else { throw ServerCLIError("cannot use \(postgres): \(error)") }
-                    throw ServerCLIError("\(error)")  // names the URL already
+                    switch error {
+                    case .cannotConnect, .commitsNotFlushed: throw ServerCLIError("\(error)")  // names the URL already
+                    default: throw ServerCLIError("cannot use \(postgres): \(error)")
+                    }
                 } catch {
                     throw ServerCLIError("cannot use \(postgres): \(error)")
                 }

@@ -13,6 +13,9 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
     /// The first connection to PostgreSQL at `location` failed: `reason` says why in words,
     /// `advice` what to change (a retry only where one helps).
     case cannotConnect(location: String, reason: String, advice: String)
+    /// PostgreSQL at `location` says `synchronous_commit = off` to the service's role `user`:
+    /// a commit returns before it is flushed, so an acknowledged push could be lost.
+    case commitsNotFlushed(location: String, user: String)
 
     /// What failed and what to do.
     public var description: String {
@@ -23,6 +26,8 @@ public enum PostgresStorageError: Error, Sendable, CustomStringConvertible {
             "PostgreSQL failed while \(what): \(reason)"
         case .cannotConnect(let location, let reason, let advice):
             "cannot connect to PostgreSQL (\(location)): \(reason); \(advice)"
+        case .commitsNotFlushed(let location, let user):
+            "PostgreSQL (\(location)) runs the service's sessions with synchronous_commit = off: a push would be answered 200 before it is on disk, and lost in a crash; turn it on for the service's role (ALTER ROLE \(user) SET synchronous_commit = on) or in postgresql.conf, then start again"
         }
     }
 

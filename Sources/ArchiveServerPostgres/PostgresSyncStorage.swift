@@ -41,10 +41,9 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     public init(location: PostgresLocation, maximumConnections: Int = 20, logger: Logger, wallClock: (@Sendable () -> Int64)? = nil) {
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
-        // A push is answered 200 once its COMMIT returns: each session flushes its commits
-        // (PostgreSQL's default, kept whatever the database or role says; docs/ARCHITECTURE.md,
-        // "Durability").
-        configuration.options.additionalStartupParameters.append(("synchronous_commit", "on"))
+        // No startup parameter beyond PostgreSQL's own: a pooler in front (PgBouncer) closes a
+        // connection that sends one it does not know. That commits are flushed is checked
+        // at start instead (``migrate()``).
         self.location = location
         self.descriptorsKept = maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -77,7 +76,13 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             if let fsync = try? await Self.setting("fsync", on: connection, logger: logger), fsync != "on" {
                 logger.warning("PostgreSQL at \(location) runs with fsync=\(fsync): a push answered 200 may be lost on a power cut; turn fsync on in postgresql.conf")
             }
+            // A push is answered 200 once its COMMIT returns, which with synchronous_commit=off
+            // is before its WAL is flushed: refused at start (docs/ARCHITECTURE.md, "Durability").
+            let commit = try await Self.setting("synchronous_commit", on: connection, logger: logger)
             try await connection.close()
+            if commit == "off" { throw PostgresStorageError.commitsNotFlushed(location: location.description, user: location.connectionConfiguration.username) }
+        } catch let error as PostgresStorageError {
+            throw error
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -81,6 +81,10 @@ struct PostgresConnectErrorTests {
                 #expect(!message.contains(libraryWord), "\(url): \(message)")
             }
         }
+        // A PostgreSQL that would acknowledge a commit before flushing it is refused at start.
+        _ = try postgres.query("ALTER DATABASE keeper SET synchronous_commit = off", in: url)
+        let unflushed = try run(["users", "list", "--postgres", url], environment: ["PGPASSWORD": "s3cret"])
+        #expect(unflushed.status == 1 && unflushed.stderr.contains("runs the service's sessions with synchronous_commit = off") && unflushed.stderr.contains("ALTER ROLE keeper SET synchronous_commit = on"), "\(unflushed.stderr)")
         // `serve` says it the same way, and never begins to listen.
         let served = try run(["--port", "0", "--postgres", "postgres://keeper@127.0.0.1:\(noTLSPort)/keeper?sslmode=require"])
         #expect(served.status == 1 && served.stdout.isEmpty, "\(served.stdout)")

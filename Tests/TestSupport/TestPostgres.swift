@@ -26,6 +26,11 @@ public final class TestPostgres: Sendable {
     /// PostgreSQL is not installed, or would not start.
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
+
+        /// Unavailable, for `description`.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private static let shared = Mutex<Result<TestPostgres, Unavailable>?>(nil)

@@ -10,8 +10,8 @@ import Testing
 
 /// The storage interface's contract, which every backend passes: the suite is written once
 /// against `SyncBackend` and `UserDirectory` and run on each backend in process (SQLite in
-/// memory, a new PostgreSQL database), as powersync-service runs one suite on every storage
-/// module. A behaviour of the service's storage is added here, once, and holds on both.
+/// memory, a new PostgreSQL database, and one reached through PgBouncer in transaction
+/// mode), as powersync-service runs one suite on every storage module. A behaviour of the service's storage is added here, once, and holds on both.
 ///
 /// The service's HTTP frame, its processes and a backend's own ways (PostgreSQL's one
 /// statement, SQLite's one writer) have their suites beside this one; what a device sees is
@@ -20,7 +20,7 @@ import Testing
 struct BackendConformanceTests {
     /// A backend of `kind` with one user, alice, signed in with her first device's token.
     private func withAlice(
-        _ kind: ServiceBackend, _ body: (_ backend: any SyncBackend, _ users: any UserDirectory, _ alice: AuthenticatedUser) async throws -> Void
+        _ kind: ConformanceStorage, _ body: (_ backend: any SyncBackend, _ users: any UserDirectory, _ alice: AuthenticatedUser) async throws -> Void
     ) async throws {
         let now = WallClock.system()
         try await kind.withUsers(now: now) { backend, users in
@@ -55,8 +55,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("the merge keeps each favorite's change of the greatest stamp, whatever the order it came in", arguments: ServiceBackend.allCases)
-    func theMergeKeepsTheGreatestStamp(kind: ServiceBackend) async throws {
+    @Test("the merge keeps each favorite's change of the greatest stamp, whatever the order it came in", arguments: ConformanceStorage.allCases)
+    func theMergeKeepsTheGreatestStamp(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let phone = Changes.device(0x01), laptop = Changes.device(0x02)
             let first = try await backend.push([Changes.stored(1, at: 1_700_000_000_100, by: phone)], from: phone, through: 1, seen: 0, for: alice)
@@ -79,8 +79,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("a feed is read in pages of at most the limit, its cursor never going back, its name the same on every page", arguments: ServiceBackend.allCases)
-    func aFeedPagesByItsCursor(kind: ServiceBackend) async throws {
+    @Test("a feed is read in pages of at most the limit, its cursor never going back, its name the same on every page", arguments: ConformanceStorage.allCases)
+    func aFeedPagesByItsCursor(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let phone = Changes.device(0x01), reader = Changes.device(0xEE)
             _ = try await backend.push((1...5).map { Changes.stored($0, at: 1_700_000_000_000 + Int64($0), by: phone) }, from: phone, through: 1, seen: 0, for: alice)
@@ -102,8 +102,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("a removal's tombstone goes once every device of the user has applied it, and a new device never sees it", arguments: ServiceBackend.allCases)
-    func tombstonesGoOnceEveryDeviceHasAppliedThem(kind: ServiceBackend) async throws {
+    @Test("a removal's tombstone goes once every device of the user has applied it, and a new device never sees it", arguments: ConformanceStorage.allCases)
+    func tombstonesGoOnceEveryDeviceHasAppliedThem(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let phone = Changes.device(0x01)
             _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
@@ -120,8 +120,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("a token works until it is revoked, its device removed or its user removed; a new one for the user works", arguments: ServiceBackend.allCases)
-    func tokensWorkUntilRevoked(kind: ServiceBackend) async throws {
+    @Test("a token works until it is revoked, its device removed or its user removed; a new one for the user works", arguments: ConformanceStorage.allCases)
+    func tokensWorkUntilRevoked(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let now = WallClock.system()
             let laptopToken = try await users.addDevice("laptop", of: "alice", now: now)
@@ -146,8 +146,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("a device's own token binds to the first device that syncs with it; another device is refused", arguments: ServiceBackend.allCases)
-    func aTokenBindsToItsFirstDevice(kind: ServiceBackend) async throws {
+    @Test("a device's own token binds to the first device that syncs with it; another device is refused", arguments: ConformanceStorage.allCases)
+    func aTokenBindsToItsFirstDevice(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, _, alice in
             let phone = Changes.device(0x01), thief = Changes.device(0x66)
             _ = try await backend.pull(for: alice, device: phone, after: 0, limit: 10)
@@ -161,8 +161,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("one user's favorites are never another's", arguments: ServiceBackend.allCases)
-    func usersAreIsolated(kind: ServiceBackend) async throws {
+    @Test("one user's favorites are never another's", arguments: ConformanceStorage.allCases)
+    func usersAreIsolated(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let bob = try #require(try await backend.authenticate(try await users.add("bob", device: "first", now: WallClock.system())))
             #expect(bob.id != alice.id && bob.feed != alice.feed)
@@ -175,8 +175,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("names and labels follow one rule: stored in lower case, refused when they break it", arguments: ServiceBackend.allCases)
-    func namesFollowOneRule(kind: ServiceBackend) async throws {
+    @Test("names and labels follow one rule: stored in lower case, refused when they break it", arguments: ConformanceStorage.allCases)
+    func namesFollowOneRule(kind: ConformanceStorage) async throws {
         try await kind.withUsers(now: WallClock.system()) { backend, users in
             let token = try await users.add("Alice", device: "Phone", now: WallClock.system())
             let alice = try #require(try await backend.authenticate(token))
@@ -190,8 +190,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("an open stream's identity holds until its token is revoked, its user removed or the feeds renewed", arguments: ServiceBackend.allCases)
-    func streamIdentitiesHoldWhileTheirTokenDoes(kind: ServiceBackend) async throws {
+    @Test("an open stream's identity holds until its token is revoked, its user removed or the feeds renewed", arguments: ConformanceStorage.allCases)
+    func streamIdentitiesHoldWhileTheirTokenDoes(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let laptop = try #require(try await backend.authenticate(try await users.addDevice("laptop", of: "alice", now: WallClock.system())))
             let first = StreamIdentity(alice), second = StreamIdentity(laptop)
@@ -203,8 +203,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("past collected tombstones a push is stale and a cursor forgotten; a cursor past the feed's end reads it again", arguments: ServiceBackend.allCases)
-    func limitsOfTheFeedsPast(kind: ServiceBackend) async throws {
+    @Test("past collected tombstones a push is stale and a cursor forgotten; a cursor past the feed's end reads it again", arguments: ConformanceStorage.allCases)
+    func limitsOfTheFeedsPast(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let phone = Changes.device(0x01)
             _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
@@ -234,8 +234,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("a sign-in link signs one browser in once, before its end; revoking its label cancels it", arguments: ServiceBackend.allCases)
-    func signInLinksWorkOnce(kind: ServiceBackend) async throws {
+    @Test("a sign-in link signs one browser in once, before its end; revoking its label cancels it", arguments: ConformanceStorage.allCases)
+    func signInLinksWorkOnce(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, _ in
             let now = WallClock.system(), hour: Int64 = 3_600_000
             let link = try await users.createSignInLink(for: "alice", label: "web", now: now, expiresAt: now + hour)
@@ -259,8 +259,8 @@ struct BackendConformanceTests {
         }
     }
 
-    @Test("the revocation record holds every token revoked and user removed, and a restore keeps them so", arguments: ServiceBackend.allCases)
-    func theRevocationRecordKeepsWhatWasRevoked(kind: ServiceBackend) async throws {
+    @Test("the revocation record holds every token revoked and user removed, and a restore keeps them so", arguments: ConformanceStorage.allCases)
+    func theRevocationRecordKeepsWhatWasRevoked(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let now = WallClock.system()
             let laptopToken = try await users.addDevice("laptop", of: "alice", now: now)

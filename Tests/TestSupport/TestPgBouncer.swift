@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// Debian's PgBouncer in transaction mode in front of the test process's PostgreSQL
+/// (``TestPostgres/server()``), as a deployment puts it between several `archive-server`s and
+/// PostgreSQL: each transaction (each statement outside one) may run on another server
+/// connection, and a startup parameter PgBouncer does not know closes the connection.
+/// Listening only on a Unix socket in a directory of its own (no TCP port), run as the
+/// `postgres` user under root (PgBouncer refuses root); it stops, and its directory goes,
+/// when the test process exits, or within half a second should the process be killed.
+///
+/// A missing PgBouncer is an error, never a skip: `.ci/run` installs it, and README says so.
+public final class TestPgBouncer: Sendable {
+    /// The directory of its socket (`.s.PGSQL.6432`).
+    public let socketDirectory: String
+    /// The port in its socket's name.
+    public static let port = 6432
+
+    private static let shared = Mutex<Result<TestPgBouncer, TestPostgres.Unavailable>?>(nil)
+
+    /// The test process's PgBouncer, started on first use in front of its PostgreSQL.
+    public static func server() throws -> TestPgBouncer {
+        try shared.withLock { started in
+            if started == nil { started = Result { () throws(TestPostgres.Unavailable) in try TestPgBouncer(in: try Self.postgres()) } }
+            return try started!.get()
+        }
+    }
+
+    private static func postgres() throws(TestPostgres.Unavailable) -> TestPostgres {
+        do { return try TestPostgres.server() } catch let error as TestPostgres.Unavailable { throw error } catch {
+            throw TestPostgres.Unavailable(description: "\(error)")
+        }
+    }
+
+    /// A new, empty database on the PostgreSQL behind it, as the URL `archive-server
+    /// --postgres` takes to reach it through PgBouncer.
+    public func newDatabase() throws -> String {
+        let direct = try TestPostgres.server().newDatabase()
+        guard let host = direct.range(of: "?host=") else { throw TestPostgres.Unavailable(description: "not a test database: \(direct)") }
+        return direct[..<host.lowerBound] + "?host=\(socketDirectory)&port=\(Self.port)"
+    }
+
+    private init(in postgres: TestPostgres) throws(TestPostgres.Unavailable) {
+        guard let binary = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestPostgres.Unavailable(description: "PgBouncer is not installed: the tests of the service behind a pooler need it. Debian: apt-get install pgbouncer (.ci/run installs it)")
+        }
+        let base = geteuid() == 0 ? "/tmp" : FileManager.default.temporaryDirectory.path
+        let root = base + "/pgbouncer-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        socketDirectory = root
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            let configuration = """
+                [databases]
+                * = host=\(postgres.socketDirectory) port=5432
+                [pgbouncer]
+                listen_addr =
+                listen_port = \(Self.port)
+                unix_socket_dir = \(root)
+                auth_type = trust
+                auth_file = \(root)/users.txt
+                pool_mode = transaction
+                max_client_conn = 1000
+                default_pool_size = 20
+                server_login_retry = 1
+
+                """
+            try configuration.write(toFile: root + "/pgbouncer.ini", atomically: true, encoding: .utf8)
+            try "\"archive\" \"\"\n".write(toFile: root + "/users.txt", atomically: true, encoding: .utf8)
+            var runAs: [String] = []
+            if geteuid() == 0 {
+                guard let user = getpwnam("postgres") else {
+                    throw TestPostgres.Unavailable(description: "the tests run as root, and PgBouncer refuses to: no user postgres to run it as")
+                }
+                for path in [root, root + "/pgbouncer.ini", root + "/users.txt"] { _ = chown(path, user.pointee.pw_uid, user.pointee.pw_gid) }
+                runAs = ["/usr/bin/setpriv", "--reuid=\(user.pointee.pw_uid)", "--regid=\(user.pointee.pw_gid)", "--clear-groups", "--"]
+            }
+            // The wrapper: starts PgBouncer, says "ready" once its socket answers, and stops it
+            // (and removes the directory) on SIGTERM or once this process is gone.
+            let script = """
+                bin=$1; root=$2; watched=$3
+                "$bin" "$root/pgbouncer.ini" >>"$root/pgbouncer.log" 2>&1 &
+                bouncer=$!
+                until [ -S "$root/.s.PGSQL.\(Self.port)" ]; do
+                    kill -0 $bouncer 2>/dev/null || { cat "$root/pgbouncer.log" >&2; rm -rf "$root"; exit 1; }
+                    sleep 0.05
+                done
+                echo ready
+                stop() { kill $nap 2>/dev/null; kill -INT $bouncer 2>/dev/null; wait $bouncer; rm -rf "$root"; exit 0; }
+                trap stop TERM INT
+                while [ -d /proc/$watched ]; do sleep 0.5 & nap=$!; wait $nap; done
+                stop
+                """
+            let arguments = Array(runAs.dropFirst()) + ["/bin/sh", "-c", script, "sh", binary, root, "\(getpid())"]
+            try Self.wrapper.withLock { wrapper in
+                let child = try ChildProcess(runAs.first ?? "/bin/sh", arguments, streamingStdout: true)
+                guard child.nextLine() == "ready" else {
+                    throw TestPostgres.Unavailable(description: "PgBouncer did not start: \(child.kill().stderr)")
+                }
+                wrapper = child
+            }
+            _ = Self.stopAtExit
+        } catch let error as TestPostgres.Unavailable {
+            try? FileManager.default.removeItem(atPath: root)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(atPath: root)
+            throw TestPostgres.Unavailable(description: "could not start PgBouncer: \(error)")
+        }
+    }
+
+    /// What PgBouncer logged so far.
+    public var log: String {
+        (try? String(contentsOfFile: socketDirectory + "/pgbouncer.log", encoding: .utf8)) ?? ""
+    }
+
+    private static let wrapper = Mutex<ChildProcess?>(nil)
+
+    /// Registers, once, the `atexit` handler that stops PgBouncer if it still runs.
+    private static let stopAtExit: Void = {
+        atexit {
+            guard let child = TestPgBouncer.wrapper.withLock({ wrapper in defer { wrapper = nil }; return wrapper }) else { return }
+            child.signal(SIGTERM)
+            _ = child.wait(orKillAfter: .seconds(30))
+        }
+    }()
+}
