@@ -80,6 +80,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("postgres-connections"), help: ArgumentHelp("With --postgres: the most connections the service opens to PostgreSQL.", valueName: "count"))
     var postgresConnections = 20
 
+    @Option(name: .customLong("postgres-events"), help: ArgumentHelp(
+        "With --postgres through a pooler in transaction mode (PgBouncer), which cannot hold a LISTEN: a direct URL of the same PostgreSQL, where the servers hear each other's pushes (default: the --postgres URL).",
+        valueName: "url"))
+    var postgresEvents: String?
+
     @Option(name: .customLong("metrics-port"), help: ArgumentHelp("Serve the service's metrics at http://127.0.0.1:PORT/metrics, in Prometheus's text format.", valueName: "port"))
     var metricsPort: Int?
 
@@ -164,6 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "archive-server")
         guard let postgres else {
+            if postgresEvents != nil { throw ValidationError("--postgres-events goes with --postgres: the SQLite backend is one process, with no other server to hear") }
             guard let database else { return }
             // Closed here, after the last request, not whenever a pool thread drops the last
             // reference: the closing checkpoint runs before the process exits.
@@ -173,7 +179,13 @@ struct ServeCommand: AsyncParsableCommand {
             try await serve(SQLiteSyncBackend(database: database), storage: database.path, signals: signals, logger: logger)
             return
         }
-        let backend = PostgresSyncStorage(location: postgres, maximumConnections: postgresConnections, logger: logger)
+        let events: PostgresLocation?
+        do {
+            events = try postgresEvents.map { try PostgresLocation(url: $0) }
+        } catch {
+            throw ServerCLIError("--postgres-events: \(error)")
+        }
+        let backend = PostgresSyncStorage(location: postgres, eventsLocation: events, maximumConnections: postgresConnections, logger: logger)
         // The client is a service of the one lifecycle, started first and stopped last; the
         // migrations run before the listener opens.
         try await serve(
@@ -263,7 +275,8 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             })
         }
-        let events = FeedEvents()
+        let broadcast = backend.feedBroadcast
+        let events = FeedEvents(broadcast: broadcast)
         let overHTTPS = runner.tls != nil || publicURL?.hasPrefix("https://") == true
         let baseURL = readiness.baseURL
         let router = try ServiceRouter(
@@ -286,7 +299,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         })
         let audit = StreamAudit(backend: backend, events: events, logger: logger)
-        try await runner.run(services + [audit] + listeners, signals: signals, stopping: {
+        let relay: [any Service] = broadcast.map { [FeedRelay(broadcast: $0, events: events)] } ?? []
+        try await runner.run(services + [audit] + relay + listeners, signals: signals, stopping: {
             logger.notice("stopping: no new connections; answers in progress get \(grace) s (ctrl-c again stops now)")
             do throws(ServiceManagerNotifier.Failure) {
                 try notifier.stopping(status: "stopping: answers in progress get \(grace) s")

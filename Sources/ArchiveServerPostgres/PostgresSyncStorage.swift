@@ -35,17 +35,30 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
     /// How many pushes and pulls one statement answered (the rest took the transaction that
     /// decides step by step): the tests' way to see that the common case takes it.
     package let oneStatementAnswers = Atomic<Int>(0)
+    /// Where the feed broadcast listens (``listen(_:)``): the storage's own location, or a
+    /// direct one when the storage's goes through a pooler that cannot hold a `LISTEN`.
+    let eventsLocation: PostgresLocation
+    /// This process's name in the announcements, so that it skips its own.
+    let instance = Hex.encode((0..<8).map { _ in UInt8.random(in: .min ... .max) })
+    /// The users whose moves wait to be announced, and whether a flush is under way.
+    let announcements = Mutex(Announcements())
 
     /// Storage on the PostgreSQL at `location`, with at most `maximumConnections` connections;
     /// devices' `last_seen` read from `wallClock` (Unix milliseconds; the system's clock by default).
-    public init(location: PostgresLocation, maximumConnections: Int = 20, logger: Logger, wallClock: (@Sendable () -> Int64)? = nil) {
+    /// `eventsLocation` (default `location`) is where the feed broadcast holds its `LISTEN`.
+    public init(
+        location: PostgresLocation, eventsLocation: PostgresLocation? = nil, maximumConnections: Int = 20, logger: Logger,
+        wallClock: (@Sendable () -> Int64)? = nil
+    ) {
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
         // No startup parameter beyond PostgreSQL's own: a pooler in front (PgBouncer) closes a
         // connection that sends one it does not know. That commits are flushed is checked
         // at start instead (``migrate()``).
         self.location = location
-        self.descriptorsKept = maximumConnections
+        self.eventsLocation = eventsLocation ?? location
+        // The pool's connections and the broadcast's own.
+        self.descriptorsKept = maximumConnections + 1
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.wallClock = wallClock ?? WallClock.system

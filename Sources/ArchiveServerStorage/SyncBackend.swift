@@ -60,9 +60,16 @@ public protocol SyncBackend: Sendable {
     /// The most file descriptors the backend holds beyond a handful (a pool's connections),
     /// kept out of the connections the server accepts (``DescriptorBudget``).
     var descriptorsKept: Int { get }
+
+    /// How this backend's servers tell each other of feed moves, when several may serve it
+    /// (PostgreSQL); `nil` when it is one process by construction.
+    var feedBroadcast: (any FeedBroadcast)? { get }
 }
 
 extension SyncBackend {
     /// SQLite's few files fit in the server's base reserve.
     public var descriptorsKept: Int { 0 }
+
+    /// None: a backend that is one process by construction (SQLite) has no other server to tell.
+    public var feedBroadcast: (any FeedBroadcast)? { nil }
 }

@@ -2,8 +2,9 @@ public import ArchiveServerStorage
 import Synchronization
 
 /// Tells a user's open event streams (the web page's, `archive-tui`'s) that the user's feed
-/// moved: a push landed some change, from any device. In this process only: several
-/// servers in front of one PostgreSQL do not hear each other's pushes (docs/WEB.md).
+/// moved: a push landed some change, from any device, on this server or, through the
+/// backend's ``FeedBroadcast`` (PostgreSQL's `LISTEN`/`NOTIFY`), on another server of the
+/// same storage (``FeedRelay`` delivers what the others announce).
 ///
 /// Each stream is held with its ``StreamIdentity``, and is ended (its sequence finishes)
 /// when that identity stops holding: at once for what this process does (a sign-out),
@@ -26,10 +27,13 @@ public final class FeedEvents: Sendable {
     }
 
     private let state = Mutex(State())
+    private let broadcast: (any FeedBroadcast)?
 
-    /// A hub with at most `maximumStreamsPerUser` streams a user.
-    public init(maximumStreamsPerUser: Int = 8) {
+    /// A hub with at most `maximumStreamsPerUser` streams a user, telling the other servers
+    /// of `broadcast` (if any) of each move published here.
+    public init(maximumStreamsPerUser: Int = 8, broadcast: (any FeedBroadcast)? = nil) {
         self.maximumStreamsPerUser = maximumStreamsPerUser
+        self.broadcast = broadcast
     }
 
     /// A stream of the feed moves of `identity`'s user, or `nil` when the user holds the
@@ -48,9 +52,21 @@ public final class FeedEvents: Sendable {
         return stream
     }
 
-    /// Tells `user`'s streams that the feed moved.
+    /// Tells `user`'s streams that the feed moved, here and on the other servers.
     public func publish(user: Int64) {
-        let listeners = state.withLock { $0.listeners[user] ?? [] }
+        deliver(.user(user))
+        broadcast?.announce(user: user)
+    }
+
+    /// Tells this server's streams of `move` (what another server announced): those of its
+    /// user, or every stream.
+    public func deliver(_ move: FeedMove) {
+        let listeners = state.withLock { state in
+            switch move {
+            case .user(let user): state.listeners[user] ?? []
+            case .everyone: Array(state.listeners.values.joined())
+            }
+        }
         for listener in listeners { listener.continuation.yield() }
     }
 

@@ -1,0 +1,137 @@
+public import ArchiveServerStorage
+import ArchiveSyncModel
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The users whose feed moves wait to be announced (``PostgresSyncStorage/announce(user:)``).
+struct Announcements: Sendable {
+    var pending: Set<Int64> = []
+    var flushing = false
+}
+
+/// The servers of one PostgreSQL tell each other of feed moves with `NOTIFY` on one
+/// channel, each listening on a connection of its own (docs/SCALING.md, step 2).
+///
+/// Announcing never waits: the user joins a set, and one task at a time sends what the set
+/// holds (`pg_notify`, after the push's commit, through the pool), so a burst of pushes is
+/// one statement, not one each. A payload is `INSTANCE USER,USER,…`; a listener skips its
+/// own instance's (its streams were told at once). The listener reconnects after any loss
+/// (a restarted PostgreSQL, a failover, a cut connection, found within
+/// ``listenerPingInterval`` by a `SELECT 1`) and, once listening again, tells every stream
+/// to read again: a notification sent meanwhile was missed, and a page must not stay stale.
+extension PostgresSyncStorage: FeedBroadcast {
+    /// The channel of the announcements.
+    static let feedChannel = "archive_feed"
+    /// The longest payload sent (PostgreSQL takes under 8,000 bytes).
+    static let maximumPayloadBytes = 7_900
+    /// How often an idle listener checks that its connection still answers.
+    static let listenerPingInterval: Duration = .seconds(10)
+    /// The longest wait between two attempts to listen again.
+    static let longestReconnectDelay: Duration = .seconds(5)
+
+    public var feedBroadcast: (any FeedBroadcast)? { self }
+
+    public func announce(user: Int64) {
+        let start = announcements.withLock { state in
+            state.pending.insert(user)
+            guard !state.flushing else { return false }
+            state.flushing = true
+            return true
+        }
+        if start { Task { await self.flushAnnouncements() } }
+    }
+
+    /// Sends what waits, until nothing does.
+    private func flushAnnouncements() async {
+        while true {
+            let users: [Int64] = announcements.withLock { state in
+                let users = state.pending.sorted()
+                state.pending = []
+                if users.isEmpty { state.flushing = false }
+                return users
+            }
+            guard !users.isEmpty else { return }
+            for payload in Self.payloads(of: users, from: instance) {
+                do {
+                    try await client.query("SELECT pg_notify(\(Self.feedChannel), \(payload))", logger: logger)
+                } catch {
+                    // The other servers' streams learn of it at their next event, or their
+                    // listener's next reconnect; this server's were told already.
+                    logger.warning("cannot tell the other servers that a feed moved: \(PostgresStorageError.wrapping(error, while: "announcing a feed move"))")
+                }
+            }
+        }
+    }
+
+    /// The payloads announcing `users` from `instance`, each within ``maximumPayloadBytes``.
+    static func payloads(of users: [Int64], from instance: String) -> [String] {
+        var payloads: [String] = [], current = ""
+        for user in users {
+            let item = String(user)
+            if !current.isEmpty, current.utf8.count + 1 + item.utf8.count > maximumPayloadBytes {
+                payloads.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? "\(instance) \(item)" : ",\(item)"
+        }
+        if !current.isEmpty { payloads.append(current) }
+        return payloads
+    }
+
+    /// The users a payload of another instance announces (none for this instance's own,
+    /// or for one that is not an announcement).
+    static func users(in payload: String, skipping instance: String) -> [Int64] {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0] != instance else { return [] }
+        return parts[1].split(separator: ",").compactMap { Int64($0) }
+    }
+
+    public func listen(_ moved: @escaping @Sendable (FeedMove) -> Void) async {
+        var delay: Duration = .milliseconds(250)
+        var lost = false
+        let instance = self.instance, logger = self.logger
+        while !Task.isCancelled {
+            do {
+                var configuration = eventsLocation.connectionConfiguration
+                configuration.options.additionalStartupParameters.append(("application_name", "archive-server events"))
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                defer { Task { try? await connection.close() } }
+                try await connection.listen(on: Self.feedChannel) { notifications in
+                    // Listening: whatever was announced while this server was not is read again.
+                    if lost { logger.notice("listening to the other servers' feed moves again") }
+                    moved(.everyone)
+                    delay = .milliseconds(250)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await notification in notifications {
+                                for user in Self.users(in: notification.payload, skipping: instance) { moved(.user(user)) }
+                            }
+                            throw PostgresStorageError.database(what: "listening to feed moves", reason: "the connection ended")
+                        }
+                        group.addTask {
+                            while true {
+                                try await Task.sleep(for: Self.listenerPingInterval)
+                                try await connection.query("SELECT 1", logger: logger)
+                            }
+                        }
+                        defer { group.cancelAll() }
+                        try await group.next()
+                    }
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                lost = true
+                logger.warning("lost the other servers' feed moves (\(PostgresStorageError.wrapping(error, while: "listening to feed moves"))): listening again in \(delay)")
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                return
+            }
+            delay = min(delay * 2, Self.longestReconnectDelay)
+        }
+    }
+}
