@@ -151,7 +151,7 @@ let package = Package(
         // features and the benchmarks build without SwiftNIO.
         .target(
             name: "ArchiveAPI",
-            dependencies: ["ArchiveSearch"],
+            dependencies: ["ArchiveSearch", "ArchiveSyncModel"],
             swiftSettings: swiftSettings
         ),
         // The catalog over HTTP (HTTPArchiveRepository) and the sync service's client
@@ -417,7 +417,7 @@ let package = Package(
         .testTarget(
             name: "ArchiveAPITests",
             dependencies: [
-                "ArchiveSyncClient", "ArchiveNetwork","ArchiveAPI", "ArchiveHTTP", "TestSupport",
+                "ArchiveSyncClient", "ArchiveNetwork", "ArchiveAPI", "ArchiveHTTP", "ArchiveSyncModel", "ArchiveSyncWire", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

@@ -137,11 +137,7 @@ public enum ArchiveMiddleware {
     ) -> StoredFavoritesAnswer {
         do {
             let result = try favorites.search(FavoritesQuery(keyword: keyword, category: category), after: nil, limit: offlineLimit)
-            let entities = result.page.map { row in
-                ArchiveSceneEntity(
-                    id: row.id, photoUrl: row.photoUrl, category: row.category, dishName: row.dishName,
-                    shopName: row.shopName, introduction: row.introduction)
-            }
+            let entities = result.page.map { ArchiveSceneEntity($0.object) }
             return .found(entities, total: result.matchCount)
         } catch {
             return .failed("\(error)")
@@ -151,9 +147,7 @@ public enum ArchiveMiddleware {
     private static func store(
         _ entity: ArchiveSceneEntity, at date: Date, in favorites: any StoredArchiveDataRepository
     ) -> ArchiveAction {
-        let object = StoredArchiveObject(
-            id: entity.id, photoUrl: entity.photoUrl, category: entity.category, dishName: entity.dishName,
-            shopName: entity.shopName, introduction: entity.introduction, storedAt: date)
+        let object = entity.favorite(storedAtMilliseconds: date.millisecondsSince1970)
         do {
             let isNew = try favorites.create(object)
             return .addArchiveObjectSucceeded(id: entity.id, wasStored: !isNew)

@@ -309,9 +309,7 @@ struct PageRoutes: Sendable {
                 guard let dish = try? await catalog.getArchiveEntity(id: id) else {
                     throw WebRefusal(.notFound, "No such dish", "The catalog has no dish \(id).")
                 }
-                state = .stored(StoredArchiveObject(
-                    id: dish.id, photoUrl: dish.photoUrl, category: dish.category, dishName: dish.dishName, shopName: dish.shopName,
-                    introduction: dish.introduction, storedAtMilliseconds: wallClock()))
+                state = .stored(dish.favorite(storedAtMilliseconds: wallClock()))
             } else {
                 state = .removed
             }
