@@ -27,7 +27,8 @@ struct EventsAcrossServersTests {
         // Through PgBouncer: the same database, its statements through the pooler, the
         // LISTEN on the direct URL.
         let url = throughPgBouncer ? direct.replacingOccurrences(of: "?host=\(try TestPostgres.server().socketDirectory)", with: "?host=\(try TestPgBouncer.server().socketDirectory)&port=\(TestPgBouncer.port)") : direct
-        let extra = throughPgBouncer ? ["--postgres-events", direct] : []
+        // (A password in that URL works, and is warned of: the arguments are every local user's to read.)
+        let extra = throughPgBouncer ? ["--postgres-events", direct.replacingOccurrences(of: "archive@", with: "archive:s3cret@")] : []
         let a = try ServiceProcess(.postgres, arguments: extra, database: url)
         let b = try ServiceProcess(.postgres, arguments: extra, database: url)
         let tokens = try a.addUserWithDevices("alice")
@@ -41,6 +42,9 @@ struct EventsAcrossServersTests {
         #expect(try b.push([Changes.stored(7, at: 1_700_000_000_001, by: phone)], device: phone, token: try tokens(phone)).status == 200)
         let next = try listening.read(until: "event: feed")
         #expect(next.components(separatedBy: "event: feed").count == 2, "one event, alice's: \(next)")
+        let stopped = try #require(b.stop())
+        #expect(stopped.stderr.contains("the PostgreSQL password is on the command line (--postgres-events)") == throughPgBouncer, "\(stopped.stderr)")
+        #expect(!stopped.stderr.contains("s3cret"))
     }
 
     @Test func aStreamHearsWhatWasAnnouncedWhileItsServerCouldNotListen() throws {
