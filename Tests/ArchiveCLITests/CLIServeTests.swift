@@ -33,7 +33,11 @@ struct CLIServeTests {
     @Test func aPortInUseIsAClearFailure() throws {
         let server = try ServeProcess(cli: cli)
         let port = try #require(URL(string: server.url)?.port)
-        let second = try ServeProcess.run(["--port", String(port)], cli: cli, timeout: .seconds(30))
+        // On a database of its own: a second server on the same file is refused before it
+        // tries the port (SQLiteOneServerTests).
+        let second = try ChildProcess.run(
+            ServeProcess.executable.path, ["--database", cli.directory.url.appendingPathComponent("second.sqlite3").path, "--port", String(port)],
+            environment: cli.environment(), timeout: .seconds(30))
         #expect(second.status == 1)
         #expect(second.stderr.contains("cannot serve on 127.0.0.1:\(port)"), "\(second.stderr)")
         #expect(second.stderr.contains("pick another --port"))
