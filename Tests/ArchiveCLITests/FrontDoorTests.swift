@@ -539,17 +539,8 @@ struct FrontDoorTests {
 
     @Test func theTimeoutOptionBoundsAWaitOnASilentServer() throws {
         // A listening socket that never accepts: the connection is made, no answer comes.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        #expect(bound == 0)
-        #expect(listen(listener, 16) == 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = UInt16(bigEndian: address.sin_port)
+        let listener = try LoopbackSocket(listening: true)
+        let port = listener.port
         let start = ContinuousClock.now
         let result = try cli.run(["search", "--api-url", "http://127.0.0.1:\(port)", "--timeout", "0.5"])
         #expect(result.status == 0, "offline-first: the (empty) favorites answer")

@@ -121,15 +121,8 @@ struct CLIHostileServiceTests {
     /// A port nothing listens on: one plain sentence, "refused", no errno, no doubled prefix.
     @Test func anUnreachableServiceIsOnePlainSentence() throws {
         // A socket bound but not listening: connections to its port are refused while it is open.
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) } } == 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) } }
-        let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let holder = try LoopbackSocket()
+        let url = "http://127.0.0.1:\(holder.port)"
         let result = try archive(["sync", "--server", url, "--token-stdin"], database: directory.path("offline.sqlite3"), input: .pipe(Data("fa_test\n".utf8)))
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("cannot reach \(url): the connection was refused (nothing listens at that address and port)"), "\(result.stderr)")

@@ -26,21 +26,6 @@ struct LoadBalancerTests {
         database = try TestPostgres.server().newDatabase()
     }
 
-    /// A TCP port of 127.0.0.1 that nothing listens on now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw TestPostgres.Unavailable(description: "no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// `archive-server serve` on the test's database at `port`.
     final class Server {
         let port: Int
@@ -78,7 +63,7 @@ struct LoadBalancerTests {
         let process: ChildProcess
 
         init(servers: [Server], directory: TemporaryDirectory) throws {
-            let port = try LoadBalancerTests.freePort()
+            let port = try LoopbackSocket.freePort()
             var lines: [String] = []
             for line in try String(contentsOf: LoadBalancerTests.configuration, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("    server ") { continue }
@@ -112,7 +97,7 @@ struct LoadBalancerTests {
     }
 
     @Test func anEventStreamThroughTheBalancerHearsAPushThroughIt() throws {
-        let servers = [try Server(port: try Self.freePort(), database: database, directory: directory), try Server(port: try Self.freePort(), database: database, directory: directory)]
+        let servers = [try Server(port: try LoopbackSocket.freePort(), database: database, directory: directory), try Server(port: try LoopbackSocket.freePort(), database: database, directory: directory)]
         let balancer = try Balancer(servers: servers, directory: directory)
         let phoneToken = try admin(["users", "add", "alice"]), laptopToken = try admin(["devices", "add", "alice", "laptop"])
         let stream = try RawHTTPConnection(url: balancer.url)
@@ -183,8 +168,8 @@ struct LoadBalancerTests {
     }
 
     @Test func aServerKilledUnderAPushLoadLosesNothingAcknowledged() throws {
-        let killed = try Server(port: try Self.freePort(), database: database, directory: directory)
-        let kept = try Server(port: try Self.freePort(), database: database, directory: directory)
+        let killed = try Server(port: try LoopbackSocket.freePort(), database: database, directory: directory)
+        let kept = try Server(port: try LoopbackSocket.freePort(), database: database, directory: directory)
         let balancer = try Balancer(servers: [killed, kept], directory: directory)
         _ = try admin(["users", "add", "alice"])
         let load = try pushLoad(through: balancer.url, clients: 6, pushes: 40) { killed.process.signal(SIGKILL) }
@@ -198,8 +183,8 @@ struct LoadBalancerTests {
     }
 
     @Test func aRollingRestartUnderAPushLoadFailsNoPush() throws {
-        let first = try Server(port: try Self.freePort(), database: database, directory: directory)
-        let second = try Server(port: try Self.freePort(), database: database, directory: directory)
+        let first = try Server(port: try LoopbackSocket.freePort(), database: database, directory: directory)
+        let second = try Server(port: try LoopbackSocket.freePort(), database: database, directory: directory)
         let balancer = try Balancer(servers: [first, second], directory: directory)
         _ = try admin(["users", "add", "alice"])
         // Restarted one at a time, from the one client thread that calls the closure.

@@ -41,14 +41,6 @@ struct PostgresConnectErrorTests {
         return (child, port)
     }
 
-    /// A port of 127.0.0.1 nothing listens on (bound, then let go).
-    private func closedPort() throws -> String {
-        let (child, port) = try listener(answeringSSLRequests: false)
-        child.signal(SIGKILL)
-        child.wait()
-        return port
-    }
-
     @Test func eachConnectionFailureIsSaidWithWhatToChange() throws {
         let postgres = try TestPostgres.dedicated()
         let url = try postgres.addPasswordUser("keeper", password: "s3cret")
@@ -67,7 +59,7 @@ struct PostgresConnectErrorTests {
             ("postgres://keeper@/nodb?host=\(socket)", ["PGPASSWORD": "s3cret"], ["database \"nodb\" does not exist (SQLSTATE 3D000); create it, owned by the service's role: runuser -u postgres -- createdb -O keeper nodb"]),
             ("postgres://ghost@/ghost?host=\(socket)", [:], ["role \"ghost\" does not exist (SQLSTATE 28000); create the role: runuser -u postgres -- createuser --pwprompt ghost"]),
             ("postgres://keeper@/keeper?host=/nonexistent", [:], ["the socket /nonexistent/.s.PGSQL.5432: no such file or directory", "check that PostgreSQL runs and listens there"]),
-            ("postgres://keeper@127.0.0.1:\(try closedPort())/keeper", [:], ["the connection was refused (nothing listens at that address and port); check that PostgreSQL runs"]),
+            ("postgres://keeper@127.0.0.1:\(try LoopbackSocket.freePort())/keeper", [:], ["the connection was refused (nothing listens at that address and port); check that PostgreSQL runs"]),
             ("postgres://keeper@127.0.0.1:\(noTLSPort)/keeper?sslmode=require", [:], ["PostgreSQL at 127.0.0.1:\(noTLSPort) does not offer TLS, and the URL requires it (sslmode=require); turn TLS on in postgresql.conf"]),
             ("postgres://keeper@127.0.0.1:\(closingPort)/keeper?sslmode=disable", [:], ["127.0.0.1:\(closingPort) closed the connection before PostgreSQL's start-up was done; check that the URL's port is PostgreSQL's"]),
         ]

@@ -55,6 +55,15 @@ struct BackendConformanceTests {
         }
     }
 
+    /// `phone` stores favorite 7, pulls, then removes it: the cursor it had pulled to before
+    /// the removal.
+    private func storeThenRemoveSeven(by phone: DeviceID, for alice: AuthenticatedUser, in backend: any SyncBackend) async throws -> Int64 {
+        _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
+        let seen = try await backend.pull(for: alice, device: phone, after: 0, limit: 100).cursor
+        _ = try await backend.push([Changes.removed(7, at: 1_700_000_000_500, by: phone)], from: phone, through: 2, seen: seen, for: alice)
+        return seen
+    }
+
     @Test("the merge keeps each favorite's change of the greatest stamp, whatever the order it came in", arguments: ConformanceStorage.allCases)
     func theMergeKeepsTheGreatestStamp(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
@@ -106,9 +115,7 @@ struct BackendConformanceTests {
     func tombstonesGoOnceEveryDeviceHasAppliedThem(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let phone = Changes.device(0x01)
-            _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
-            let seen = try await backend.pull(for: alice, device: phone, after: 0, limit: 100).cursor
-            _ = try await backend.push([Changes.removed(7, at: 1_700_000_000_500, by: phone)], from: phone, through: 2, seen: seen, for: alice)
+            let seen = try await storeThenRemoveSeven(by: phone, for: alice, in: backend)
             // Until the phone, alice's only device, has pulled past the removal, it is kept.
             #expect(try await feed(of: "alice", as: "early", in: backend, users: users)[7] != nil)
             // That reader is a device of alice's too: it must apply the removal as well.
@@ -207,9 +214,7 @@ struct BackendConformanceTests {
     func limitsOfTheFeedsPast(kind: ConformanceStorage) async throws {
         try await withAlice(kind) { backend, users, alice in
             let phone = Changes.device(0x01)
-            _ = try await backend.push([Changes.stored(7, at: 1_700_000_000_000, by: phone)], from: phone, through: 1, seen: 0, for: alice)
-            let seen = try await backend.pull(for: alice, device: phone, after: 0, limit: 100).cursor
-            _ = try await backend.push([Changes.removed(7, at: 1_700_000_000_500, by: phone)], from: phone, through: 2, seen: seen, for: alice)
+            let seen = try await storeThenRemoveSeven(by: phone, for: alice, in: backend)
             let end = try await backend.pull(for: alice, device: phone, after: seen, limit: 100).cursor
             _ = try await backend.pull(for: alice, device: phone, after: end, limit: 100)  // every device applied it: it goes
             // A push that has not seen that far would bring back what was removed: refused.
