@@ -128,11 +128,26 @@ def section(rows: list) -> str:
                           f"{int(heard.get(backend, {}).get('events', 0)):,}"]
                 out.append("| " + " | ".join(cells) + " |")
         out.append("")
+    balanced = [r for r in rows if r["kind"] == "wrk" and r["scenario"] == "balanced"]
+    if balanced:
+        out += ["**Two servers behind HAProxy, through PgBouncer** (`deploy/haproxy.cfg` in front of two `archive-server`s, "
+                "both through PgBouncer in transaction mode, their `LISTEN` direct; the mix; pgbench through the same PgBouncer; "
+                "everything on the same 2 cores)", ""]
+        out.append("| clients | requests/s | p50 | p99 | pgbench through PgBouncer | p50 | p99 | ÷ pgbench | CPU ms a request: servers | PostgreSQL | PgBouncer | HAProxy |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in sorted(balanced, key=lambda r: r["clients"]):
+            g = bench.get(("balanced", r["clients"]))
+            per = [1000 * r.get(k, 0.0) / r["requests"] if r.get("requests") else 0.0 for k in ("server_cpu", "postgres_cpu", "bouncer_cpu", "haproxy_cpu")]
+            cells = [f"{r['clients']:,}", fmt_rate(r["rps"]), fmt_ms(r["p50_ms"]), fmt_ms(r["p99_ms"])]
+            cells += [fmt_rate(g["rps"]), fmt_ms(g["p50_ms"]), fmt_ms(g["p99_ms"]), f"{r['rps'] / g['rps']:.2f}×"] if g else ["", "", "", ""]
+            cells += [f"{value:.2f}" for value in per]
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
     out += ["**The server's memory** (resident, `/proc/PID/status`; the PostgreSQL backend's server process only)", ""]
     out.append("| backend | seeded, idle | after the runs above: now | peak | connections at the peak |")
     out.append("|---|---:|---:|---:|---:|")
     for backend in ("postgres", "sqlite"):
-        runs = [r for (b, _, _), r in wrk.items() if b == backend]
+        runs = [r for (b, scenario, _), r in wrk.items() if b == backend and scenario != "balanced"]
         if not runs:
             continue
         most = max(runs, key=lambda r: r["clients"])

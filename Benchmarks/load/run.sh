@@ -16,6 +16,9 @@
 #      open stream costs in memory, and what telling them costs the pushes;
 #   5. the server restarted with TLS (a self-signed P-256 certificate made by openssl), and the
 #      "push" and "mix" runs again over HTTPS ("push-tls", "mix-tls"): what TLS costs;
+#   6. "balanced" (PostgreSQL): two servers behind HAProxy (deploy/haproxy.cfg as written, its bind
+#      and server lines pointed here), both through PgBouncer in transaction mode (their LISTEN
+#      direct, --postgres-events), the mix again; pgbench after it through the same PgBouncer;
 # on PostgreSQL, each wrk run followed by pgbench running the same statements (push.sql, pull.sql)
 # on the same database at the same concurrency and mix: the limit of any service on this
 # PostgreSQL on this machine. Each run starts after a VACUUM and a CHECKPOINT.
@@ -24,7 +27,7 @@
 # drawn by report.py.
 #
 # To look closer: LOAD_BACKENDS="postgres" (or sqlite), LOAD_CLIENTS="64", LOAD_SECONDS=20, and
-# LOAD_SCENARIOS="paced" (some of: mix push paced streams push-tls mix-tls), LOAD_STREAMS=1000, LOAD_USERS=1000, LOAD_FAVORITES=1000, LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
+# LOAD_SCENARIOS="paced" (some of: mix push paced streams push-tls mix-tls balanced), LOAD_STREAMS=1000, LOAD_USERS=1000, LOAD_FAVORITES=1000, LOAD_PERF=1 (perf record of the server during each run, into $FAVORITE_ARCHIVE_BENCH_DIR/perf-*.data),
 # LOAD_SERVER_ARGS="--postgres-connections 8" (more options for archive-server).
 # To compare builds: ARCHIVE_SERVER_BINARIES="OLD NEW" and LOAD_TURNS=3 run each scenario three
 # times, each binary in turn (the server restarted for each, pgbench after each turn), and print
@@ -93,6 +96,7 @@ fi
 server_pid=""
 postgres_pid=""
 cleanup() {
+  declare -F balanced_cleanup >/dev/null && balanced_cleanup
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
   [[ -n $postgres_pid ]] && kill -INT "$postgres_pid" 2>/dev/null && wait "$postgres_pid" 2>/dev/null
   rm -rf "$dir"
@@ -154,6 +158,8 @@ pgbench_run() {
   local scenario=$1 c=$2 threads=2 rate=() scripts out postgres_cpu load_cpu duration=$seconds
   [[ $scenario == paced ]] && duration=$paced_seconds
   scripts=(-f "$here/push.sql@80" -f "$here/pull.sql@20"); [[ $scenario == push ]] && scripts=(-f "$here/push.sql")
+  # The balanced runs' pgbench goes through the same PgBouncer as their servers.
+  local host=$dir port=5432; [[ $scenario == balanced ]] && host=$dir/bouncer port=6432
   next_clock
   settle
   step "pgbench $scenario: $c clients"
@@ -163,7 +169,7 @@ pgbench_run() {
   [[ $scenario == paced ]] && rate=(-R "$(python3 -c "print(max(1, round($c * 1000 / ($think_ms + 5))))")")
   rm -f "$dir"/pgbench_log.*
   postgres_cpu=$(cpu "$postgres_pid" tree)
-  out=$(cd "$dir" && command time -f "load_cpu=%U+%S" "$pg_bin/pgbench" -n -M extended -h "$dir" -U archive -c "$c" -j "$threads" \
+  out=$(cd "$dir" && command time -f "load_cpu=%U+%S" "$pg_bin/pgbench" -n -M extended -h "$host" -p "$port" -U archive -c "$c" -j "$threads" \
     -T "$duration" "${rate[@]}" -D "stamp=$((clock * 65536))" "${fields[@]}" "${scripts[@]}" --log load 2>&1) || { echo "$out" >&2; exit 1; }
   # Its backends' CPU counts once the postmaster has reaped them.
   reaped
@@ -202,6 +208,67 @@ start_server() {
   url=$(head -n 1 "$dir/server.url")
 }
 
+# balanced: PgBouncer (transaction mode) in front of PostgreSQL, two archive-servers through it
+# (their LISTEN direct), HAProxy in front of them with deploy/haproxy.cfg; the mix at each
+# concurrency through HAProxy, then pgbench through PgBouncer.
+bouncer_pid="" balanced_pids=() haproxy_pid=""
+balanced_cleanup() {
+  for pid in $haproxy_pid "${balanced_pids[@]}" $bouncer_pid; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  haproxy_pid="" balanced_pids=() bouncer_pid=""
+}
+balanced() {
+  local c threads out line ports=() hport servers_cpu postgres_cpu bouncer_cpu haproxy_cpu wrk_cpu
+  step "postgres balanced: PgBouncer, two archive-servers, HAProxy"
+  mkdir -p "$dir/bouncer"
+  printf '%s\n' '[databases]' "* = host=$dir port=5432" '[pgbouncer]' 'listen_addr =' 'listen_port = 6432' \
+    "unix_socket_dir = $dir/bouncer" 'auth_type = trust' "auth_file = $dir/bouncer/users.txt" 'pool_mode = transaction' \
+    'max_client_conn = 3000' 'default_pool_size = 40' >"$dir/bouncer/pgbouncer.ini"
+  echo '"archive" ""' >"$dir/bouncer/users.txt"
+  ((EUID == 0)) && chown -R postgres "$dir/bouncer"
+  "${run_as[@]}" pgbouncer "$dir/bouncer/pgbouncer.ini" >"$dir/bouncer/log" 2>&1 &
+  bouncer_pid=$!
+  until [[ -S $dir/bouncer/.s.PGSQL.6432 ]]; do kill -0 "$bouncer_pid" 2>/dev/null || { cat "$dir/bouncer/log" >&2; exit 1; }; sleep 0.05; done
+  for i in 1 2; do
+    "$server_bin" --postgres "postgres://archive@/load?host=$dir/bouncer&port=6432" --postgres-events "$postgres_url" --port 0 \
+      --log-level warning --max-connections 2000 ${LOAD_SERVER_ARGS:-} >"$dir/balanced-$i.url" 2>>"$dir/server-balanced.log" &
+    balanced_pids+=($!)
+  done
+  for i in 1 2; do
+    until [[ $(head -n 1 "$dir/balanced-$i.url" 2>/dev/null) == http* ]]; do kill -0 "${balanced_pids[$((i - 1))]}" 2>/dev/null || { cat "$dir/server-balanced.log" >&2; exit 1; }; sleep 0.05; done
+    ports+=("$(head -n 1 "$dir/balanced-$i.url" | sed 's/.*://')")
+  done
+  hport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  { sed -e "s/^    bind :8080$/    bind 127.0.0.1:$hport/" -e '/^    server /d' ../../deploy/haproxy.cfg
+    echo "    server s1 127.0.0.1:${ports[0]} check"; echo "    server s2 127.0.0.1:${ports[1]} check"; } >"$dir/haproxy.cfg"
+  haproxy -db -f "$dir/haproxy.cfg" >"$dir/haproxy.log" 2>&1 &
+  haproxy_pid=$!
+  until python3 -c 'import sys, urllib.request; sys.exit(urllib.request.urlopen(sys.argv[1]).status != 200)' "http://127.0.0.1:$hport/health" 2>/dev/null; do
+    kill -0 "$haproxy_pid" 2>/dev/null || { cat "$dir/haproxy.log" >&2; exit 1; }; sleep 0.1
+  done
+  for c in "${clients[@]}"; do
+    dump_seqs postgres
+    next_clock
+    settle
+    step "postgres balanced: $c clients"
+    threads=2; ((c < 2)) && threads=1
+    servers_cpu=$(echo "$(cpu "${balanced_pids[0]}") + $(cpu "${balanced_pids[1]}")" | bc) postgres_cpu=$(cpu "$postgres_pid" tree)
+    bouncer_cpu=$(cpu "$bouncer_pid") haproxy_cpu=$(cpu "$haproxy_pid")
+    out=$(command time -f "wrk_cpu=%U+%S" wrk -t "$threads" -c "$c" -d "${seconds}s" --timeout 30s -s load.lua "http://127.0.0.1:$hport" -- \
+      "$dir/tokens" "$dir/seqs" 80 "$threads" "$clock" 0 2>"$dir/wrk.err") || { cat "$dir/wrk.err" >&2; exit 1; }
+    servers_cpu=$(echo "$(cpu "${balanced_pids[0]}") + $(cpu "${balanced_pids[1]}") - $servers_cpu" | bc)
+    postgres_cpu=$(echo "$(cpu "$postgres_pid" tree) - $postgres_cpu" | bc)
+    bouncer_cpu=$(echo "$(cpu "$bouncer_pid") - $bouncer_cpu" | bc) haproxy_cpu=$(echo "$(cpu "$haproxy_pid") - $haproxy_cpu" | bc)
+    wrk_cpu=$(echo "$(grep -o 'wrk_cpu=[0-9.+]*' "$dir/wrk.err" | cut -d= -f2)" | bc)
+    line=$(grep '^RESULT ' <<<"$out" | sed 's/^RESULT //') || { echo "$out" >&2; cat "$dir/wrk.err" >&2; exit 1; }
+    python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r.update(kind="wrk", backend="postgres", scenario="balanced", clients=int(sys.argv[2]), server_cpu=float(sys.argv[3]), postgres_cpu=float(sys.argv[4]), bouncer_cpu=float(sys.argv[5]), haproxy_cpu=float(sys.argv[6]), load_cpu=float(sys.argv[7]), rss_kb=0, peak_kb=0, server="two archive-servers", turn=1); print(json.dumps(r))' \
+      "$line" "$c" "$servers_cpu" "$postgres_cpu" "$bouncer_cpu" "$haproxy_cpu" "$wrk_cpu" >>"$results"
+    if grep -q '"failed":[1-9]' <<<"$line"; then echo "load: requests failed: $line" >&2; grep -v wrk_cpu "$dir/wrk.err" | head -n 5 >&2; exit 1; fi
+    baseline_children=$(pgrep -c -P "$postgres_pid")
+    pgbench_run balanced "$c"
+  done
+  balanced_cleanup
+}
+
 for backend in "${backends[@]}"; do
   step "$backend: archive-server"
   if [[ $backend == postgres ]]; then storage=(--postgres "$postgres_url"); else storage=(--database "$dir/server.sqlite3"); fi
@@ -227,7 +294,8 @@ for backend in "${backends[@]}"; do
     psql -c "VACUUM ANALYZE"
   fi
   record kind=memory backend="$backend" state=seeded rss_kb="$(memory "$server_pid" VmRSS)"
-  for scenario in ${LOAD_SCENARIOS:-mix push paced streams push-tls mix-tls}; do
+  for scenario in ${LOAD_SCENARIOS:-mix push paced streams push-tls mix-tls balanced}; do
+    [[ $scenario == balanced ]] && continue  # below, once the single server's runs are done
     percent=80 pause=0
     [[ $scenario == push* || $scenario == streams ]] && percent=100
     [[ $scenario == paced ]] && pause=$think_ms
@@ -296,6 +364,7 @@ for backend in "${backends[@]}"; do
     fi
   done
   kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+  if [[ $backend == postgres && " ${LOAD_SCENARIOS:-balanced} " == *" balanced "* ]]; then balanced; fi
 done
 
 if [[ -n $comparing ]]; then

@@ -125,6 +125,45 @@ public final class TestPostgres: Sendable {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The first column of the rows `sql` returns in database `database`, one line each.
+    public func execute(_ sql: String, database: String = "postgres") throws -> String {
+        let result = try ChildProcess.run(
+            binaries + "/psql", ["-X", "-A", "-t", "-q", "-h", socketDirectory, "-U", "archive", "-d", database, "-c", sql], timeout: .seconds(60))
+        guard result.status == 0 else { throw Unavailable(description: "\(sql) failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Ends the server at once, as a machine that fails does: SIGKILL to the postmaster and
+    /// every process of it (backends, the WAL writer, the WAL sender streaming to a standby),
+    /// so that nothing more leaves it. Use it on a server of the test's own (``dedicated()``).
+    public func kill() throws {
+        guard let text = try? String(contentsOfFile: socketDirectory + "/data/postmaster.pid", encoding: .utf8),
+              let pid = text.split(separator: "\n").first.flatMap({ Int32($0) })
+        else { throw Unavailable(description: "no postmaster.pid in \(socketDirectory)/data") }
+        // Stopped first, so that none of its processes acts while the others are killed.
+        _ = Glibc.kill(pid, SIGSTOP)
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+            guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
+        }
+        for child in children { _ = Glibc.kill(child, SIGSTOP) }
+        for child in children { _ = Glibc.kill(child, SIGKILL) }
+        guard Glibc.kill(pid, SIGKILL) == 0 else { throw Unavailable(description: "cannot kill PostgreSQL (pid \(pid)): \(String(cString: strerror(errno)))") }
+    }
+
+    /// The command prefix that runs a PostgreSQL program as the `postgres` user when the tests
+    /// run as root (PostgreSQL refuses root), giving it `directory` first; empty otherwise.
+    static func runAsPostgres(owning directory: String?) throws -> [String] {
+        guard geteuid() == 0 else { return [] }
+        guard let user = getpwnam("postgres") else {
+            throw Unavailable(description: "the tests run as root, and PostgreSQL refuses to: no user postgres to run it as (apt-get install postgresql creates one)")
+        }
+        if let directory { _ = chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
+        return ["/usr/bin/setpriv", "--reuid=\(user.pointee.pw_uid)", "--regid=\(user.pointee.pw_gid)", "--clear-groups", "--"]
+    }
+
     /// Writes a `pg_dump` (custom format) of the database of `url` to `file`: an operator's backup.
     public func dump(_ url: String, to file: String) throws {
         let result = try ChildProcess.run(
