@@ -4,12 +4,6 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// The users whose feed moves wait to be announced (``PostgresSyncStorage/announce(user:)``).
-struct Announcements: Sendable {
-    var pending: Set<Int64> = []
-    var flushing = false
-}
-
 /// The servers of one PostgreSQL tell each other of feed moves with `NOTIFY` on one
 /// channel, each listening on a connection of its own (docs/SCALING.md, step 2).
 ///

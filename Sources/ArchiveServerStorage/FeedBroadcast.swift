@@ -11,11 +11,3 @@ public protocol FeedBroadcast: Sendable {
     /// since what was announced in between may have been missed.
     func listen(_ moved: @escaping @Sendable (FeedMove) -> Void) async
 }
-
-/// What a ``FeedBroadcast`` heard.
-public enum FeedMove: Sendable, Hashable {
-    /// This user's feed moved.
-    case user(Int64)
-    /// Any feed may have moved (announcements may have been missed): every stream reads again.
-    case everyone
-}

@@ -10,7 +10,8 @@ import Testing
 /// (its bind, server and command lines pointed at the test's), and a real `archive-server`
 /// reaching PostgreSQL through it: the primary is killed with SIGKILL under six devices'
 /// pushes and the standby promoted (`pg_ctl promote`); the server, never restarted, writes to
-/// the new primary within seconds, and every push it acknowledged, before or after, is there.
+/// the new primary within seconds, every push it acknowledged, before or after, is there, and
+/// `archive` devices syncing afterwards converge on them.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct FailoverTests {
     static let deploy = URL(fileURLWithPath: #filePath)
@@ -126,5 +127,19 @@ struct FailoverTests {
             .split(separator: "\n").compactMap { Int($0) })
         #expect(acknowledged.isSubset(of: stored), "acknowledged but lost in the failover: \(acknowledged.subtracting(stored).sorted())")
         #expect(try standby.execute("SELECT pg_is_in_recovery()") == "f")
+        // Two devices that sync through the same server afterwards end with the same
+        // favorites, every acknowledged one among them.
+        var held: [Set<Int>] = []
+        for label in ["phone", "laptop"] {
+            let token = try admin(["devices", "add", "alice", label])
+            let database = directory.path("\(label).sqlite3")
+            let synced = try ServiceProcess.archive(
+                ["sync", "--server", server.url, "--token-stdin"], database: database, in: directory, input: .pipe(Data((token + "\n").utf8)))
+            #expect(synced.status == 0, "\(synced.stderr)")
+            let favorites = try ServiceProcess.archive(["favorites", "--json", "--limit", "1000"], database: database, in: directory)
+            let rows = (try favorites.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
+            held.append(Set(rows.compactMap { $0["id"] as? Int }))
+        }
+        #expect(held.count == 2 && held[0] == held[1] && acknowledged.isSubset(of: held[0]), "the devices differ or lack acknowledged pushes")
     }
 }
