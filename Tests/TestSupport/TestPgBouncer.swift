@@ -66,30 +66,10 @@ public final class TestPgBouncer: Sendable {
                 """
             try configuration.write(toFile: root + "/pgbouncer.ini", atomically: true, encoding: .utf8)
             try "\"archive\" \"\"\n".write(toFile: root + "/users.txt", atomically: true, encoding: .utf8)
-            var runAs: [String] = []
-            if geteuid() == 0 {
-                guard let user = getpwnam("postgres") else {
-                    throw TestPostgres.Unavailable(description: "the tests run as root, and PgBouncer refuses to: no user postgres to run it as")
-                }
-                for path in [root, root + "/pgbouncer.ini", root + "/users.txt"] { _ = chown(path, user.pointee.pw_uid, user.pointee.pw_gid) }
-                runAs = ["/usr/bin/setpriv", "--reuid=\(user.pointee.pw_uid)", "--regid=\(user.pointee.pw_gid)", "--clear-groups", "--"]
-            }
-            // The wrapper: starts PgBouncer, says "ready" once its socket answers, and stops it
-            // (and removes the directory) on SIGTERM or once this process is gone.
-            let script = """
-                bin=$1; root=$2; watched=$3
-                "$bin" "$root/pgbouncer.ini" >>"$root/pgbouncer.log" 2>&1 &
-                bouncer=$!
-                until [ -S "$root/.s.PGSQL.\(Self.port)" ]; do
-                    kill -0 $bouncer 2>/dev/null || { cat "$root/pgbouncer.log" >&2; rm -rf "$root"; exit 1; }
-                    sleep 0.05
-                done
-                echo ready
-                stop() { kill $nap 2>/dev/null; kill -INT $bouncer 2>/dev/null; wait $bouncer; rm -rf "$root"; exit 0; }
-                trap stop TERM INT
-                while [ -d /proc/$watched ]; do sleep 0.5 & nap=$!; wait $nap; done
-                stop
-                """
+            // As `postgres` under root (PgBouncer refuses root): its directory its own, its files readable.
+            let runAs = try TestPostgres.runAsPostgres(owning: root)
+            let script = WatchedServer.script(
+                start: "\"$bin\" \"$root/pgbouncer.ini\"", ready: "[ -S \"$root/.s.PGSQL.\(Self.port)\" ]", log: "pgbouncer.log")
             let arguments = Array(runAs.dropFirst()) + ["/bin/sh", "-c", script, "sh", binary, root, "\(getpid())"]
             try Self.wrapper.withLock { wrapper in
                 let child = try ChildProcess(runAs.first ?? "/bin/sh", arguments, streamingStdout: true)

@@ -202,14 +202,7 @@ public final class TestPostgres: Sendable {
         socketDirectory = root
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            var runAs: [String] = []
-            if geteuid() == 0 {
-                guard let user = getpwnam("postgres") else {
-                    throw Unavailable(description: "the tests run as root, and PostgreSQL refuses to: no user postgres to run it as (apt-get install postgresql creates one)")
-                }
-                _ = chown(root, user.pointee.pw_uid, user.pointee.pw_gid)
-                runAs = ["/usr/bin/setpriv", "--reuid=\(user.pointee.pw_uid)", "--regid=\(user.pointee.pw_gid)", "--clear-groups", "--"]
-            }
+            let runAs = try Self.runAsPostgres(owning: root)
             let initdb = try ChildProcess.run(
                 (runAs.first ?? binaries + "/initdb"),
                 Array(runAs.dropFirst()) + (runAs.isEmpty ? [] : [binaries + "/initdb"])

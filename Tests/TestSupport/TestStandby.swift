@@ -30,22 +30,9 @@ public final class TestStandby: Sendable {
             try? FileManager.default.removeItem(atPath: root)
             throw TestPostgres.Unavailable(description: "pg_basebackup failed: \(backup.stderr)")
         }
-        // The wrapper: starts the standby, says "ready" once it answers, stops it (and removes
-        // its directory) on SIGTERM or once this process is gone.
-        let script = """
-            bin=$1; root=$2; watched=$3
-            "$bin/postgres" -D "$root/data" -k "$root" -c listen_addresses= -c fsync=off -c max_connections=300 >>"$root/server.log" 2>&1 &
-            server=$!
-            until "$bin/pg_isready" -q -h "$root" -U archive; do
-                kill -0 $server 2>/dev/null || { cat "$root/server.log" >&2; rm -rf "$root"; exit 1; }
-                sleep 0.05
-            done
-            echo ready
-            stop() { kill $nap 2>/dev/null; kill -INT $server 2>/dev/null; wait $server; rm -rf "$root"; exit 0; }
-            trap stop TERM INT
-            while [ -d /proc/$watched ]; do sleep 0.5 & nap=$!; wait $nap; done
-            stop
-            """
+        let script = WatchedServer.script(
+            start: "\"$bin/postgres\" -D \"$root/data\" -k \"$root\" -c listen_addresses= -c fsync=off -c max_connections=300",
+            ready: "\"$bin/pg_isready\" -q -h \"$root\" -U archive", log: "server.log")
         let arguments = Array(runAs.dropFirst()) + ["/bin/sh", "-c", script, "sh", binaries, root, "\(getpid())"]
         let child = try ChildProcess(runAs.first ?? "/bin/sh", arguments, streamingStdout: true)
         guard child.nextLine() == "ready" else {
