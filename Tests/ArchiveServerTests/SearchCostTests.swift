@@ -9,7 +9,8 @@ import Testing
 /// '%…%'` backtracked: 199 `a`s and a `b` through favorites of `a`s held the service's one
 /// connection for seconds a page (10 s at 20,000 favorites of 10,000 `a`s), every other
 /// user's sync waiting; and a search of one letter with 2,000 combining marks passed the
-/// 200-character limit. Seen red with `LIKE` back in place (the ratio above 100).
+/// 200-character limit. Seen red with `LIKE` back in place (the ratio 26 against this
+/// baseline, about 1 without it).
 @Suite(.blockingWork, .timeLimit(.minutes(10)))
 struct SearchCostTests {
     /// The fastest of five answers to `target`, in seconds (the fastest: what the work costs,
@@ -43,10 +44,13 @@ struct SearchCostTests {
             #expect(try server.push(changes, device: device, token: try tokens(device), timeout: .seconds(120)).status == 200)
         }
         let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
-        // The same scan of 2,000 favorites of 8,000 bytes: a search no text can match from its
-        // first letter on, and the one that backtracked at every position.
-        let baseline = try fastest(browser, "/favorites?q=" + String(repeating: "z", count: 200))
+        // The same scan of 2,000 favorites of 8,000 bytes: a search that starts a match at
+        // every position and fails at once ("ab"), and the one that backtracked at every
+        // position. (Not a search of a letter no text holds: that one skips the texts at
+        // memchr's speed, and the ratio to it measured the skip, up to 12 on a busy machine.)
+        let baseline = try fastest(browser, "/favorites?q=ab")
         let worst = try fastest(browser, "/favorites?q=" + String(repeating: "a", count: 199) + "b")
+        print("SearchCostTests (\(backend)): the worst search took \(worst / baseline) times the baseline's time")
         #expect(worst / baseline < 10, "\(backend): the worst search took \(worst) s, \(worst / baseline) times the baseline's \(baseline) s")
         // What they match is the same rule as before: ASCII case ignored.
         #expect(WebClient.cards(in: try browser.get("/favorites?q=" + String(repeating: "A", count: 200)).text).count == 50)
