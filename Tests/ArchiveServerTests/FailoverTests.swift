@@ -78,8 +78,21 @@ struct FailoverTests {
             guard result.status == 0 else { throw ServiceFailed(stderr: result.stderr) }
             return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        // The balancer checks its servers first; the admin command waits for it.
-        #expect(Deadline.poll(every: .milliseconds(50)) { (try? admin(["users", "add", "alice"])) != nil }, "the primary never answered through the balancer")
+        // The balancer checks its servers first; the admin command waits for it (`users list`,
+        // which writes nothing, so that a try that failed late leaves no user behind).
+        var lastRefusal = ""
+        let reached = Deadline.poll(every: .milliseconds(50)) {
+            do {
+                _ = try admin(["users", "list"])
+                return true
+            } catch {
+                lastRefusal = "\(error)"
+                return false
+            }
+        }
+        let log = (try? String(contentsOfFile: directory.path("haproxy-postgres.log"), encoding: .utf8)) ?? ""
+        try #require(reached, "the primary never answered through the balancer: \(lastRefusal)\n\(log)")
+        _ = try admin(["users", "add", "alice"])
         let server = try ServiceProcess(.postgres, database: url, directory: directory)
         let clients = 6, pushes = 40
         let tokens = try (0..<clients).map { try admin(["devices", "add", "alice", "c\($0)"]) }
