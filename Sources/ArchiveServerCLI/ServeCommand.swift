@@ -185,15 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ServerCLIError("--postgres-events: \(error)")
         }
-        if let events {
-            // As for --postgres: a password in the arguments is every local user's to read.
-            if events.urlHasPassword {
-                StandardStream.error(
-                    "warning: the PostgreSQL password is on the command line (--postgres-events), where every user of this machine can read it: "
-                        + "give the URL without it and the password in PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass, mode 600)\n")
-            }
-            for note in events.notes { StandardStream.error("warning: \(note)\n") }
-        }
+        if let events { ServerStorageOptions.warn(about: events, fromOption: "--postgres-events", variable: nil) }
         let backend = PostgresSyncStorage(location: postgres, eventsLocation: events, maximumConnections: postgresConnections, logger: logger)
         // The client is a service of the one lifecycle, started first and stopped last; the
         // migrations run before the listener opens.

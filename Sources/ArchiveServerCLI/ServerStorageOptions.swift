@@ -56,16 +56,22 @@ struct ServerStorageOptions: ParsableArguments {
         } catch {
             throw ServerCLIError("\(error)")
         }
-        // A password on the command line is in /proc/PID/cmdline, which every local user
-        // reads for as long as the process runs.
-        if postgres != nil, location.urlHasPassword {
+        Self.warn(about: location, fromOption: postgres != nil ? "--postgres" : nil, variable: Self.postgresVariable)
+        return location
+    }
+
+    /// Says on stderr what a person should know of where `location`'s password came from:
+    /// a password in the URL of `option` (on the command line, which every local user reads
+    /// in /proc/PID/cmdline for as long as the process runs; `nil`: the URL came from the
+    /// environment), and the password file's notes. `variable` may hold the whole URL instead.
+    static func warn(about location: PostgresLocation, fromOption option: String?, variable: String?) {
+        if let option, location.urlHasPassword {
             StandardStream.error(
-                "warning: the PostgreSQL password is on the command line (--postgres), where every user of this machine can read it: "
-                    + "give the URL without it and the password in PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass, mode 600), "
-                    + "or the whole URL in ARCHIVE_SERVER_POSTGRES (docs/OPERATIONS.md)\n")
+                "warning: the PostgreSQL password is on the command line (\(option)), where every user of this machine can read it: "
+                    + "give the URL without it and the password in PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass, mode 600)"
+                    + (variable.map { ", or the whole URL in \($0) (docs/OPERATIONS.md)" } ?? "") + "\n")
         }
         for note in location.notes { StandardStream.error("warning: \(note)\n") }
-        return location
     }
 
     /// The database path: `--database`, `ARCHIVE_SERVER_DATABASE`, or the data directory's

@@ -88,11 +88,6 @@ public final class TestPgBouncer: Sendable {
         }
     }
 
-    /// What PgBouncer logged so far.
-    public var log: String {
-        (try? String(contentsOfFile: socketDirectory + "/pgbouncer.log", encoding: .utf8)) ?? ""
-    }
-
     private static let wrapper = Mutex<ChildProcess?>(nil)
 
     /// Registers, once, the `atexit` handler that stops PgBouncer if it still runs.
