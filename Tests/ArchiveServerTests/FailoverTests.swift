@@ -124,8 +124,8 @@ struct FailoverTests {
             }
         }
         counts.third.wait()
-        counts.killed.withLock { $0 = .now }
         try primary.kill()
+        counts.killed.withLock { $0 = .now }
         try standby.promote()
         group.wait()
         // Reported, not asserted (a busy machine takes longer): the time without a primary.
