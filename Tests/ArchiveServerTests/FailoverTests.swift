@@ -1,7 +1,6 @@
 import ArchiveSyncModel
 import ArchiveSyncWire
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -14,53 +13,6 @@ import Testing
 /// `archive` devices syncing afterwards converge on them.
 @Suite(.blockingWork, .timeLimit(.minutes(5)))
 struct FailoverTests {
-    static let deploy = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("deploy")
-
-    /// HAProxy running `deploy/haproxy-postgres.cfg` in front of `sockets` (each a PostgreSQL's
-    /// socket directory), on a port of 127.0.0.1.
-    final class PostgresBalancer {
-        let port: Int
-        let process: ChildProcess
-
-        init(sockets: [String], directory: TemporaryDirectory) throws {
-            port = try LoopbackSocket.freePort()
-            var lines: [String] = []
-            for line in try String(contentsOf: FailoverTests.deploy.appendingPathComponent("haproxy-postgres.cfg"), encoding: .utf8)
-                .split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("    server ") { continue }
-                if line == "    bind 127.0.0.1:6543" {
-                    lines.append("    bind 127.0.0.1:\(port)")
-                } else if line.hasPrefix("    external-check command ") {
-                    lines.append("    external-check command \(FailoverTests.deploy.appendingPathComponent("postgres-primary-check").path)")
-                } else {
-                    lines.append(String(line))
-                }
-            }
-            #expect(lines.contains("    bind 127.0.0.1:\(port)"), "deploy/haproxy-postgres.cfg binds 127.0.0.1:6543 no more: update this test")
-            for (index, socket) in sockets.enumerated() { lines.append("    server pg\(index) unix@\(socket)/.s.PGSQL.5432 check") }
-            let file = directory.path("haproxy-postgres.cfg")
-            try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-            process = try ChildProcess("/bin/sh", ["-c", "exec /usr/sbin/haproxy -db -f \"$1\" >>\"$2\" 2>&1", "sh", file, directory.path("haproxy-postgres.log")])
-        }
-
-        deinit {
-            process.signal(SIGTERM)
-            process.wait()
-        }
-    }
-
-    /// What a push load counts, shared by its clients' threads.
-    final class Counts: Sendable {
-        let acknowledged = Mutex<Set<Int>>([])
-        let failed = Atomic<Int>(0)
-        let sent = Atomic<Int>(0)
-        let third = DispatchSemaphore(value: 0)
-        /// When the primary was killed, and when the first push sent after it was acknowledged.
-        let killed = Mutex<ContinuousClock.Instant?>(nil), firstAfter = Mutex<ContinuousClock.Instant?>(nil)
-    }
-
     @Test func aPrimaryKilledUnderAPushLoadLosesNothingAcknowledged() throws {
         let directory = try TemporaryDirectory()
         let primary = try TestPostgres.dedicated()
@@ -80,61 +32,25 @@ struct FailoverTests {
         }
         // The balancer checks its servers first; the admin command waits for it (`users list`,
         // which writes nothing, so that a try that failed late leaves no user behind).
-        var lastRefusal = ""
-        let reached = Deadline.poll(every: .milliseconds(50)) {
-            do {
-                _ = try admin(["users", "list"])
-                return true
-            } catch {
-                lastRefusal = "\(error)"
-                return false
-            }
-        }
-        let log = (try? String(contentsOfFile: directory.path("haproxy-postgres.log"), encoding: .utf8)) ?? ""
-        try #require(reached, "the primary never answered through the balancer: \(lastRefusal)\n\(log)")
+        try balancer.waitUntilReachable { _ = try admin(["users", "list"]) }
         _ = try admin(["users", "add", "alice"])
         let server = try ServiceProcess(.postgres, database: url, directory: directory)
-        let clients = 6, pushes = 40
-        let tokens = try (0..<clients).map { try admin(["devices", "add", "alice", "c\($0)"]) }
-        let counts = Counts(), group = DispatchGroup(), serverURL = server.url
-        for client in 0..<clients {
-            DispatchQueue.global().async(group: group) {
-                let device = Changes.device(UInt8(0x10 + client)), token = tokens[client]
-                for index in 1...pushes {
-                    let id = client * 10_000 + index
-                    // The client retries a refused or lost push, as `archive sync` is run again.
-                    let started = ContinuousClock.now
-                    let done = Deadline.poll(every: .milliseconds(50), within: .seconds(60)) {
-                        let answer = try? ServiceProcess.push(
-                            serverURL, [Changes.stored(id, at: 1_700_000_000_000 + Int64(index), by: device)], device: device, token: token)
-                        return answer?.status == 200
-                    }
-                    if done {
-                        counts.acknowledged.withLock { _ = $0.insert(id) }
-                        // Sent after the kill: it could only be acknowledged by the new primary.
-                        if let killed = counts.killed.withLock({ $0 }), killed < started {
-                            let now = ContinuousClock.now
-                            counts.firstAfter.withLock { $0 = min($0 ?? now, now) }
-                        }
-                    } else {
-                        counts.failed.add(1, ordering: .relaxed)
-                    }
-                    if counts.sent.add(1, ordering: .relaxed).newValue == clients * pushes / 3 { counts.third.signal() }
-                }
-            }
-        }
-        counts.third.wait()
+        let tokens = try (0..<6).map { try admin(["devices", "add", "alice", "c\($0)"]) }
+        let load = PushLoad(through: server.url, tokens: tokens)
+        #expect(load.waitFor(more: 80), "the pushes never began")
         try primary.kill()
-        counts.killed.withLock { $0 = .now }
+        let killed = ContinuousClock.now
         try standby.promote()
-        group.wait()
+        // Pushes sent after the kill, which only the new primary could acknowledge.
+        #expect(load.waitFor(more: 160), "no push was acknowledged after the failover")
+        let outcome = load.finish()
         // Reported, not asserted (a busy machine takes longer): the time without a primary.
-        if let killed = counts.killed.withLock({ $0 }), let first = counts.firstAfter.withLock({ $0 }) {
-            print("FailoverTests: the first push sent after the primary's kill was acknowledged \(first - killed) after the kill")
+        if let first = outcome.firstAcknowledgement(after: killed) {
+            print("FailoverTests: the first push sent after the primary's kill was acknowledged \(first) after the kill")
         }
-        #expect(counts.failed.load(ordering: .relaxed) == 0, "pushes never acknowledged within a minute of retries")
-        let acknowledged = counts.acknowledged.withLock { $0 }
-        #expect(acknowledged.count == clients * pushes)
+        #expect(outcome.failed == 0, "pushes never acknowledged within a minute of retries")
+        let acknowledged = outcome.acknowledged
+        #expect(!outcome.sent(after: killed).isEmpty)
         // Everything acknowledged is on the new primary, read there directly.
         let stored = Set(try standby.execute("SELECT f.id FROM user_favorites f JOIN users u ON u.id = f.user_id WHERE u.name = 'alice' AND NOT f.removed", database: "favorites")
             .split(separator: "\n").compactMap { Int($0) })

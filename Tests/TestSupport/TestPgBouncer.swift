@@ -7,7 +7,8 @@ import Synchronization
 /// connection, and a startup parameter PgBouncer does not know closes the connection.
 /// Listening only on a Unix socket in a directory of its own (no TCP port), run as the
 /// `postgres` user under root (PgBouncer refuses root); it stops, and its directory goes,
-/// when the test process exits, or within half a second should the process be killed.
+/// when the test process exits (a ``dedicated(inFrontOf:port:)`` one: when it is released),
+/// or within half a second should the process be killed.
 ///
 /// A missing PgBouncer is an error, never a skip: `.ci/run` installs it, and README says so.
 public final class TestPgBouncer: Sendable {
@@ -17,13 +18,33 @@ public final class TestPgBouncer: Sendable {
     public static let port = 6432
 
     private static let shared = Mutex<Result<TestPgBouncer, TestPostgres.Unavailable>?>(nil)
+    private let wrapper = Mutex<ChildProcess?>(nil)
 
     /// The test process's PgBouncer, started on first use in front of its PostgreSQL.
     public static func server() throws -> TestPgBouncer {
         try shared.withLock { started in
-            if started == nil { started = Result { () throws(TestPostgres.Unavailable) in try TestPgBouncer(in: try Self.postgres()) } }
+            if started == nil {
+                started = Result { () throws(TestPostgres.Unavailable) in try TestPgBouncer(host: try Self.postgres().socketDirectory, port: 5432) }
+                _ = Self.stopAtExit
+            }
             return try started!.get()
         }
+    }
+
+    /// A PgBouncer of the caller's own in front of the PostgreSQL at `host` (a socket
+    /// directory or an address) and `port`, as user `archive` without a password; stopped,
+    /// and its directory removed, when it is released.
+    public static func dedicated(inFrontOf host: String, port: Int) throws -> TestPgBouncer {
+        try TestPgBouncer(host: host, port: port)
+    }
+
+    deinit { stop() }
+
+    /// Stops PgBouncer (SIGTERM to its wrapper, which removes its directory) if it still runs.
+    private func stop() {
+        guard let child = wrapper.withLock({ wrapper in defer { wrapper = nil }; return wrapper }) else { return }
+        child.signal(SIGTERM)
+        _ = child.wait(orKillAfter: .seconds(30))
     }
 
     private static func postgres() throws(TestPostgres.Unavailable) -> TestPostgres {
@@ -40,7 +61,7 @@ public final class TestPgBouncer: Sendable {
         return direct[..<host.lowerBound] + "?host=\(socketDirectory)&port=\(Self.port)"
     }
 
-    private init(in postgres: TestPostgres) throws(TestPostgres.Unavailable) {
+    private init(host: String, port: Int) throws(TestPostgres.Unavailable) {
         guard let binary = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw TestPostgres.Unavailable(description: "PgBouncer is not installed: the tests of the service behind a pooler need it. Debian: apt-get install pgbouncer (.ci/run installs it)")
         }
@@ -51,7 +72,7 @@ public final class TestPgBouncer: Sendable {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
             let configuration = """
                 [databases]
-                * = host=\(postgres.socketDirectory) port=5432
+                * = host=\(host) port=\(port)
                 [pgbouncer]
                 listen_addr =
                 listen_port = \(Self.port)
@@ -71,14 +92,13 @@ public final class TestPgBouncer: Sendable {
             let script = WatchedServer.script(
                 start: "\"$bin\" \"$root/pgbouncer.ini\"", ready: "[ -S \"$root/.s.PGSQL.\(Self.port)\" ]", log: "pgbouncer.log")
             let arguments = Array(runAs.dropFirst()) + ["/bin/sh", "-c", script, "sh", binary, root, "\(getpid())"]
-            try Self.wrapper.withLock { wrapper in
+            try wrapper.withLock { wrapper in
                 let child = try ChildProcess(runAs.first ?? "/bin/sh", arguments, streamingStdout: true)
                 guard child.nextLine() == "ready" else {
                     throw TestPostgres.Unavailable(description: "PgBouncer did not start: \(child.kill().stderr)")
                 }
                 wrapper = child
             }
-            _ = Self.stopAtExit
         } catch let error as TestPostgres.Unavailable {
             try? FileManager.default.removeItem(atPath: root)
             throw error
@@ -88,14 +108,11 @@ public final class TestPgBouncer: Sendable {
         }
     }
 
-    private static let wrapper = Mutex<ChildProcess?>(nil)
-
-    /// Registers, once, the `atexit` handler that stops PgBouncer if it still runs.
+    /// Registers, once, the `atexit` handler that stops the shared PgBouncer if it still runs
+    /// (a static is never released).
     private static let stopAtExit: Void = {
         atexit {
-            guard let child = TestPgBouncer.wrapper.withLock({ wrapper in defer { wrapper = nil }; return wrapper }) else { return }
-            child.signal(SIGTERM)
-            _ = child.wait(orKillAfter: .seconds(30))
+            (try? TestPgBouncer.shared.withLock { try $0?.get() })?.stop()
         }
     }()
 }
