@@ -81,6 +81,8 @@ let package = Package(
         // Tests only: the certificate authorities and certificates of the TLS tests, made at run time.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // Tests only: docs/openapi.yaml read as the data it is (OpenAPIDocumentTests).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // MARK: - Storage engine
@@ -109,6 +111,11 @@ let package = Package(
         ),
         .plugin(
             name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["MigrationsEmbedder"]
+        ),
+        .plugin(
+            name: "EmbedOpenAPIDocument",
             capability: .buildTool(),
             dependencies: ["MigrationsEmbedder"]
         ),
@@ -308,7 +315,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedOpenAPIDocument"]
         ),
         // The service on PostgreSQL (`archive-server --postgres URL`): its own migrations
         // (Migrations/Postgres), the merge rule run by PostgreSQL itself.
@@ -465,6 +473,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // PostgresMigrationTextTests: a migration's statements run on a connection of their own.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // OpenAPIDocumentTests: docs/openapi.yaml parsed.
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

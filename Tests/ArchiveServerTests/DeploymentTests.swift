@@ -39,22 +39,13 @@ struct DeploymentTests {
     @Test func everyPartAtOnceLosesNothingAcknowledgedAndStaysLive() throws {
         let directory = try TemporaryDirectory()
         // PostgreSQL: a primary whose commits wait for its standby.
-        let primary = try TestPostgres.dedicated()
-        let standby = try TestStandby(of: primary)
-        _ = try primary.execute("ALTER SYSTEM SET synchronous_standby_names = '*'")
-        _ = try primary.execute("SELECT pg_reload_conf()")
-        #expect(Deadline.poll(every: .milliseconds(20)) { (try? primary.execute("SELECT sync_state FROM pg_stat_replication")) == "sync" }, "the standby never became synchronous")
-        _ = try primary.execute("CREATE DATABASE favorites")
+        let pair = try SynchronousStandbyPair()
+        let (primary, standby) = (pair.primary, pair.standby)
         let postgresBalancer = try PostgresBalancer(sockets: [primary.socketDirectory, standby.socketDirectory], directory: directory)
         let pooler = try TestPgBouncer.dedicated(inFrontOf: "127.0.0.1", port: postgresBalancer.port)
         let pooled = "postgres://archive@/favorites?host=\(pooler.socketDirectory)&port=\(TestPgBouncer.port)"
         let events = "postgres://archive@127.0.0.1:\(postgresBalancer.port)/favorites?sslmode=disable"
-        func admin(_ arguments: [String]) throws -> String {
-            let result = try ChildProcess.run(
-                ServiceProcess.executable.path, arguments + ["--postgres", pooled], environment: ServiceProcess.environment(directory), timeout: .seconds(60))
-            guard result.status == 0 else { throw ServiceFailed(stderr: result.stderr) }
-            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let admin = ServiceAdmin(url: pooled, directory: directory)
         try postgresBalancer.waitUntilReachable { _ = try admin(["users", "list"]) }
         _ = try admin(["users", "add", "alice"])
         _ = try admin(["users", "add", "carol"])
@@ -93,9 +84,7 @@ struct DeploymentTests {
         try b.restart(database: pooled, directory: directory)
         #expect(load.waitFor(more: 60), "no push was acknowledged after the rolling restart")
         let outcome = load.finish()
-        let stored = Set(try standby.execute(
-            "SELECT f.id FROM user_favorites f JOIN users u ON u.id = f.user_id WHERE u.name = 'alice' AND NOT f.removed", database: "favorites")
-            .split(separator: "\n").compactMap { Int($0) })
+        let stored = try pair.storedOnStandby(of: "alice")
         print("""
             DeploymentTests: pushes acknowledged \(outcome.acknowledged.count) (\(outcome.sent(after: failover).count) sent after the failover), \
             stored on the new primary \(outcome.acknowledged.intersection(stored).count), never acknowledged \(outcome.failed), \
@@ -121,20 +110,7 @@ struct DeploymentTests {
 
         // Two devices syncing through the balancer end with the same favorites, every
         // acknowledged one among them.
-        var converged: [Set<Int>] = []
-        for label in ["desktop", "notebook"] {
-            let token = try admin(["devices", "add", "alice", label])
-            let database = directory.path("\(label).sqlite3")
-            let synced = try ServiceProcess.archive(
-                ["sync", "--server", balancer.url, "--token-stdin"], database: database, in: directory, input: .pipe(Data((token + "\n").utf8)))
-            #expect(synced.status == 0, "\(synced.stderr)")
-            // One page holds them all (the load acknowledges a few thousand at most).
-            let favorites = try ServiceProcess.archive(["favorites", "--json", "--limit", "10000"], database: database, in: directory)
-            #expect(favorites.status == 0, "\(favorites.stderr)")
-            let rows = (try favorites.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
-            #expect(rows.count < 10_000, "more favorites than one page: read them all")
-            converged.append(Set(rows.compactMap { $0["id"] as? Int }))
-        }
+        let converged = try ["desktop", "notebook"].map { try admin.favoritesOfNewDevice($0, of: "alice", syncingWith: balancer.url) }
         #expect(converged.count == 2 && converged[0] == converged[1], "the devices differ")
         #expect(outcome.acknowledged.subtracting(converged.first ?? []).isEmpty, "the devices lack acknowledged pushes")
     }

@@ -15,21 +15,11 @@ import Testing
 struct FailoverTests {
     @Test func aPrimaryKilledUnderAPushLoadLosesNothingAcknowledged() throws {
         let directory = try TemporaryDirectory()
-        let primary = try TestPostgres.dedicated()
-        let standby = try TestStandby(of: primary)
-        // Commits wait for the standby: what the primary acknowledged, the standby has.
-        _ = try primary.execute("ALTER SYSTEM SET synchronous_standby_names = '*'")
-        _ = try primary.execute("SELECT pg_reload_conf()")
-        #expect(Deadline.poll(every: .milliseconds(20)) { (try? primary.execute("SELECT sync_state FROM pg_stat_replication")) == "sync" }, "the standby never became synchronous")
-        _ = try primary.execute("CREATE DATABASE favorites")
+        let pair = try SynchronousStandbyPair()
+        let (primary, standby) = (pair.primary, pair.standby)
         let balancer = try PostgresBalancer(sockets: [primary.socketDirectory, standby.socketDirectory], directory: directory)
         let url = "postgres://archive@127.0.0.1:\(balancer.port)/favorites?sslmode=disable"
-        func admin(_ arguments: [String]) throws -> String {
-            let result = try ChildProcess.run(
-                ServiceProcess.executable.path, arguments + ["--postgres", url], environment: ServiceProcess.environment(directory), timeout: .seconds(60))
-            guard result.status == 0 else { throw ServiceFailed(stderr: result.stderr) }
-            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let admin = ServiceAdmin(url: url, directory: directory)
         // The balancer checks its servers first; the admin command waits for it (`users list`,
         // which writes nothing, so that a try that failed late leaves no user behind).
         try balancer.waitUntilReachable { _ = try admin(["users", "list"]) }
@@ -52,23 +42,12 @@ struct FailoverTests {
         let acknowledged = outcome.acknowledged
         #expect(!outcome.sent(after: killed).isEmpty)
         // Everything acknowledged is on the new primary, read there directly.
-        let stored = Set(try standby.execute("SELECT f.id FROM user_favorites f JOIN users u ON u.id = f.user_id WHERE u.name = 'alice' AND NOT f.removed", database: "favorites")
-            .split(separator: "\n").compactMap { Int($0) })
+        let stored = try pair.storedOnStandby(of: "alice")
         #expect(acknowledged.isSubset(of: stored), "acknowledged but lost in the failover: \(acknowledged.subtracting(stored).sorted())")
         #expect(try standby.execute("SELECT pg_is_in_recovery()") == "f")
         // Two devices that sync through the same server afterwards end with the same
         // favorites, every acknowledged one among them.
-        var held: [Set<Int>] = []
-        for label in ["phone", "laptop"] {
-            let token = try admin(["devices", "add", "alice", label])
-            let database = directory.path("\(label).sqlite3")
-            let synced = try ServiceProcess.archive(
-                ["sync", "--server", server.url, "--token-stdin"], database: database, in: directory, input: .pipe(Data((token + "\n").utf8)))
-            #expect(synced.status == 0, "\(synced.stderr)")
-            let favorites = try ServiceProcess.archive(["favorites", "--json", "--limit", "1000"], database: database, in: directory)
-            let rows = (try favorites.json() as? [String: Any])?["favorites"] as? [[String: Any]] ?? []
-            held.append(Set(rows.compactMap { $0["id"] as? Int }))
-        }
+        let held = try ["phone", "laptop"].map { try admin.favoritesOfNewDevice($0, of: "alice", syncingWith: server.url) }
         #expect(held.count == 2 && held[0] == held[1] && acknowledged.isSubset(of: held[0]), "the devices differ or lack acknowledged pushes")
     }
 }

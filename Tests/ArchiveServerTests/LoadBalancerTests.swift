@@ -21,13 +21,8 @@ struct LoadBalancerTests {
         database = try TestPostgres.server().newDatabase()
     }
 
-    /// `archive-server ARGUMENTS --postgres DATABASE`'s standard output, trimmed.
-    func admin(_ arguments: [String]) throws -> String {
-        let result = try ChildProcess.run(
-            ServiceProcess.executable.path, arguments + ["--postgres", database], environment: ServiceProcess.environment(directory), timeout: .seconds(60))
-        guard result.status == 0 else { throw ServiceFailed(stderr: result.stderr) }
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    /// `archive-server ARGUMENTS --postgres DATABASE`.
+    var admin: ServiceAdmin { ServiceAdmin(url: database, directory: directory) }
 
     @Test func anEventStreamThroughTheBalancerHearsAPushThroughIt() throws {
         let servers = [try BalancedServer(database: database, directory: directory), try BalancedServer(database: database, directory: directory)]

@@ -18,7 +18,7 @@ import ArchiveSyncModel
 ///   work with the database (``StorageDeadlineMiddleware``; a body is read within a bound
 ///   of its own, ``RequestBodyMiddleware``, on the routes that read one);
 /// - the route groups, each a `RouteCollection` of its own: `/health` (``HealthRoutes``),
-///   the sync API at `/v1/sync` behind its bearer authenticator (``SyncRoutes``), the
+///   the API's OpenAPI document (``ContractRoutes``), the sync API at `/v1/sync` behind its bearer authenticator (``SyncRoutes``), the
 ///   catalog (``CatalogRoutes``) and the page (``PageRoutes``: its headers, error pages
 ///   and session authenticator).
 public struct ServiceRouter: Sendable {
@@ -65,6 +65,7 @@ public struct ServiceRouter: Sendable {
         router.add(middleware: ErrorAnswerMiddleware(logger: logger))
         router.add(middleware: StorageDeadlineMiddleware(limit: limits.requestTimeout))
         router.addRoutes(HealthRoutes(backend: backend).collection())
+        router.addRoutes(ContractRoutes().collection())
         router.addRoutes(
             SyncRoutes(backend: backend, limits: limits, bodyBudget: BodyBudget(limit: limits.maximumBodyBytesInFlight), events: events, wallClock: wallClock)
                 .collection(),
