@@ -31,7 +31,9 @@ struct HTTPClientLimitTests {
     @Test func aDrippingServerFailsAtTheDeadline() async throws {
         let silent = try HostileHTTPServer(.hang)
         let silentStart = ContinuousClock.now
-        #expect(try await search(silent, timeout: .seconds(1)) == .timeout(url: silent.url + "/archive_images", seconds: 1))
+        // Bound first, so that a failure shows the error the client gave instead.
+        let silentError = try await search(silent, timeout: .seconds(1))
+        #expect(silentError == .timeout(url: silent.url + "/archive_images", seconds: 1))
         let baseline = ContinuousClock.now - silentStart
         let server = try HostileHTTPServer(.drip(interval: .milliseconds(100)))
         let start = ContinuousClock.now
