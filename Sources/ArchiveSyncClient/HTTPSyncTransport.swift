@@ -90,7 +90,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
-        try await send(.POST, SyncAPI.pushPath, body: try JSONEncoder().encode(request), as: SyncPushResponse.self)
+        try await send(.POST, SyncAPI.pushPath, body: Data(WireJSON.encode(request)), as: SyncPushResponse.self)
     }
 
     private func send<Answer: Decodable>(_ method: HTTPMethod, _ target: String, body: Data?, as type: Answer.Type) async throws -> Answer {
@@ -118,6 +118,8 @@ public struct HTTPSyncTransport: SyncTransport {
             }
         }
         do {
+            // A pull's page by hand (WireJSON), every other answer by its Codable conformance.
+            if let wire = type as? any WireJSONDecodable.Type, let answer = try WireJSON.decode(wire, from: bytes) as? Answer { return answer }
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch {
             throw SyncTransportError.badAnswer(server: shown, reason: WireDecodingFailure.describe(error))

@@ -46,3 +46,41 @@ public struct SyncPullResponse: Codable, Sendable, Hashable {
         maximumPushBytes = try container.decodeWholeIfPresent(Int.self, forKey: .maximumPushBytes)
     }
 }
+
+extension SyncPullResponse: WireJSONDecodable {
+    /// A page by ``WireJSONReader``'s subset (`maximumPushBytes` absent or null: none).
+    package static func read(_ reader: inout WireJSONReader) -> SyncPullResponse? {
+        var feed: String?, changes: [WireChange]?, cursor: Int64?, hasMore: Bool?, reset: Bool?, pushed: Int64?, maximum: Int64?
+        let read = WireJSON.members(&reader, ["feed", "changes", "cursor", "hasMore", "reset", "pushed", "maximumPushBytes"]) { reader, key in
+            switch key {
+            case 0: feed = reader.string(); return feed != nil
+            case 1:
+                var list: [WireChange] = []
+                guard reader.array({ reader in
+                    guard let change = WireChange.read(&reader) else { return false }
+                    list.append(change)
+                    return true
+                }) else { return false }
+                changes = list
+                return true
+            case 2: cursor = reader.integer(); return cursor != nil
+            case 3: hasMore = reader.bool(); return hasMore != nil
+            case 4: reset = reader.bool(); return reset != nil
+            case 5: pushed = reader.integer(); return pushed != nil
+            default:
+                if reader.null() { return true }
+                maximum = reader.integer()
+                return maximum != nil
+            }
+        }
+        guard read, let feed, let changes, let cursor, let hasMore, let reset, let pushed else { return nil }
+        let maximumPushBytes: Int?
+        if let maximum {
+            guard let fits = Int(exactly: maximum) else { return nil }
+            maximumPushBytes = fits
+        } else {
+            maximumPushBytes = nil
+        }
+        return SyncPullResponse(feed: feed, changes: changes, cursor: cursor, hasMore: hasMore, reset: reset, pushed: pushed, maximumPushBytes: maximumPushBytes)
+    }
+}

@@ -29,6 +29,14 @@ public struct SyncPushRequest: Codable, Sendable, Hashable {
     }
 
     /// Decodes a push, saying which number is out of range rather than "not valid JSON".
+    /// A push of these fields, as read from the wire.
+    package init(device: String, through: Int64, seen: Int64, wireChanges changes: [WireChange]) {
+        self.device = device
+        self.through = through
+        self.seen = seen
+        self.changes = changes
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         device = try container.decode(String.self, forKey: .device)
@@ -54,5 +62,30 @@ public struct SyncPushRequest: Codable, Sendable, Hashable {
             result.append(change)
         }
         return result
+    }
+}
+
+extension SyncPushRequest: WireJSONDecodable {
+    /// A push by ``WireJSONReader``'s subset.
+    package static func read(_ reader: inout WireJSONReader) -> SyncPushRequest? {
+        var device: String?, through: Int64?, seen: Int64?, changes: [WireChange]?
+        let read = WireJSON.members(&reader, ["device", "through", "seen", "changes"]) { reader, key in
+            switch key {
+            case 0: device = reader.string(); return device != nil
+            case 1: through = reader.integer(); return through != nil
+            case 2: seen = reader.integer(); return seen != nil
+            default:
+                var list: [WireChange] = []
+                guard reader.array({ reader in
+                    guard let change = WireChange.read(&reader) else { return false }
+                    list.append(change)
+                    return true
+                }) else { return false }
+                changes = list
+                return true
+            }
+        }
+        guard read, let device, let through, let seen, let changes else { return nil }
+        return SyncPushRequest(device: device, through: through, seen: seen, wireChanges: changes)
     }
 }

@@ -29,6 +29,14 @@ public struct WireChange: Codable, Sendable, Hashable {
     }
 
     /// Decodes a change, saying which number is out of range rather than "not valid JSON".
+    /// A change of these fields, as read from the wire.
+    package init(id: Int, stamp: Int64, device: String, favorite: WireFavorite?) {
+        self.id = id
+        self.stamp = stamp
+        self.device = device
+        self.favorite = favorite
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeWhole(Int.self, forKey: .id)
@@ -53,5 +61,26 @@ public struct WireChange: Codable, Sendable, Hashable {
             throw .invalidChange(index: index, id: id, reason: error.reason)
         }
         return change
+    }
+}
+
+extension WireChange: WireJSONDecodable {
+    /// A change by ``WireJSONReader``'s subset: `id`, `stamp` and `device` required,
+    /// `favorite` absent or null for a removal.
+    package static func read(_ reader: inout WireJSONReader) -> WireChange? {
+        var id: Int64?, stamp: Int64?, device: String?, favorite: WireFavorite?
+        let read = WireJSON.members(&reader, ["id", "stamp", "device", "favorite"]) { reader, key in
+            switch key {
+            case 0: id = reader.integer(); return id != nil
+            case 1: stamp = reader.integer(); return stamp != nil
+            case 2: device = reader.string(); return device != nil
+            default:
+                if reader.null() { return true }
+                favorite = WireFavorite.read(&reader)
+                return favorite != nil
+            }
+        }
+        guard read, let id, let stamp, let device, let id = Int(exactly: id) else { return nil }
+        return WireChange(id: id, stamp: stamp, device: device, favorite: favorite)
     }
 }

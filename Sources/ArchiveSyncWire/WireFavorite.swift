@@ -33,3 +33,26 @@ public struct WireFavorite: Codable, Sendable, Hashable {
             introduction: introduction, storedAtMilliseconds: storedAt)
     }
 }
+
+extension WireFavorite: WireJSONDecodable {
+    /// A favorite's fields by ``WireJSONReader``'s subset: every one required.
+    package static func read(_ reader: inout WireJSONReader) -> WireFavorite? {
+        var texts: [String?] = [nil, nil, nil, nil, nil]
+        var storedAt: Int64?
+        let read = WireJSON.members(&reader, ["photoUrl", "category", "dishName", "shopName", "introduction", "storedAt"]) { reader, key in
+            if key == 5 {
+                storedAt = reader.integer()
+                return storedAt != nil
+            }
+            texts[key] = reader.string()
+            return texts[key] != nil
+        }
+        guard read, let storedAt, let photoUrl = texts[0], let category = texts[1], let dishName = texts[2], let shopName = texts[3],
+              let introduction = texts[4]
+        else { return nil }
+        return WireFavorite(
+            StoredArchiveObject(
+                id: 0, photoUrl: photoUrl, category: category, dishName: dishName, shopName: shopName, introduction: introduction,
+                storedAtMilliseconds: storedAt))
+    }
+}

@@ -86,7 +86,7 @@ struct SyncRoutes: Sendable {
         let body = try await request.body.collect(upTo: .max)
         let push: SyncPushRequest
         do {
-            push = try JSONDecoder().decode(SyncPushRequest.self, from: Data(body.readableBytesView))
+            push = try body.withUnsafeReadableBytes { try WireJSON.decode(SyncPushRequest.self, from: $0) }
         } catch {
             throw Refusal(.badRequest, "the body is not a push (JSON {\"device\", \"through\", \"changes\"} in UTF-8): \(WireDecodingFailure.describe(error))")
         }
@@ -156,7 +156,7 @@ struct SyncRoutes: Sendable {
         }
         ServiceMetrics.pulled(page.changes.count)
         page.maximumPushBytes = limits.maximumBodyBytes
-        return ServiceResponse.json(ServiceResponse.encode(page))
+        return ServiceResponse.json(ByteBuffer(bytes: WireJSON.encode(page)))
     }
 
     /// A whole number written in ASCII digits only (no sign, no spaces), or `nil`.
