@@ -18,9 +18,9 @@ import ArchiveSyncModel
 ///   work with the database (``StorageDeadlineMiddleware``; a body is read within a bound
 ///   of its own, ``RequestBodyMiddleware``, on the routes that read one);
 /// - the route groups, each a `RouteCollection` of its own: `/health` (``HealthRoutes``),
-///   the API's OpenAPI document (``ContractRoutes``), the sync API at `/v1/sync` behind its bearer authenticator (``SyncRoutes``), the
-///   catalog (``CatalogRoutes``) and the page (``PageRoutes``: its headers, error pages
-///   and session authenticator).
+///   the API's OpenAPI document (``ContractRoutes``), the sync API at `/v1/sync` behind
+///   its bearer authenticator (``SyncRoutes``), the catalog (``CatalogRoutes``) and the
+///   page (``PageRoutes``: its headers, error pages and session authenticator).
 public struct ServiceRouter: Sendable {
     let backend: any SyncBackend
     let limits: SyncServiceLimits
