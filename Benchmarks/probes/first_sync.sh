@@ -4,7 +4,7 @@
 # into a new file, that file's first push to an empty service (SQLite backend), and a new
 # device's first pull of them, each timed by /usr/bin/time, with the service's CPU time.
 #
-#   BIN=.build-release/release bash Benchmarks/probes/first_sync.sh [N]    (N: 100000)
+#   BIN=.build-release/release [SERVER_FLAGS="--max-page 5000"] bash Benchmarks/probes/first_sync.sh [N]    (N: 100000)
 set -euo pipefail
 count=${1:-100000}
 bin=$(cd "${BIN:?BIN names the directory of release archive and archive-server binaries}" && pwd)
@@ -31,7 +31,7 @@ timed "import     " "$bin/archive" import favorites.json --database imported.sql
 "$bin/archive-server" users add alice --database server.sqlite3 > first.token 2> /dev/null
 "$bin/archive-server" devices add alice laptop --database server.sqlite3 > second.token 2> /dev/null
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin/archive-server" --database server.sqlite3 --port "$port" > server.out 2> server.err &
+"$bin/archive-server" --database server.sqlite3 --port "$port" ${SERVER_FLAGS:-} > server.out 2> server.err &
 server=$!
 until grep -q 127.0.0.1 server.out 2> /dev/null; do sleep 0.1; done
 before=$(cpu "$server")
