@@ -78,6 +78,8 @@ let package = Package(
         // `AuthenticatorMiddleware`): a device's bearer token on the sync API, a browser's
         // session cookie on the page.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // The page's answers gzip-compressed when the browser asks (zlib, the system's libz).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // Tests only: the certificate authorities and certificates of the TLS tests, made at run time.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -308,6 +310,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 // Event streams end when the server begins to stop.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

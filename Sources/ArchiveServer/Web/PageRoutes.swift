@@ -51,12 +51,21 @@ struct PageRoutes: Sendable {
     func collection() -> RouteCollection<ServiceRequestContext> {
         let routes = RouteCollection(context: ServiceRequestContext.self)
         routes.add(middleware: PageHeadersMiddleware())
+        routes.add(middleware: PageCompressionMiddleware())
         routes.add(middleware: PageErrorMiddleware(pages: pages, cookies: cookies, logger: logger))
         routes.add(middleware: SessionAuthenticator(backend: backend))
-        let stylesheet: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
-        let script: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
-        routes.get("web/app.css", use: stylesheet).head("web/app.css", use: stylesheet)
-        routes.get("web/app.js", use: script).head("web/app.js", use: script)
+        // Each asset at its fingerprinted address, kept for ever, and at its plain one, never kept.
+        let assets = [
+            (WebAssets.stylesheetPath, "web/app.css", WebAssets.stylesheet, "text/css; charset=utf-8"),
+            (WebAssets.scriptPath, "web/app.js", WebAssets.script, "text/javascript; charset=utf-8"),
+        ]
+        for (fingerprinted, plain, text, type) in assets {
+            let kept: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(text, type: type, cache: WebAssets.immutable) }
+            let fresh: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(text, type: type, cache: "no-cache") }
+            let path = RouterPath(String(fingerprinted.dropFirst()))
+            routes.get(path, use: kept).head(path, use: kept)
+            routes.get(RouterPath(plain), use: fresh).head(RouterPath(plain), use: fresh)
+        }
         routes.get("signin") { request, context in
             try await signInPage(try Self.query(of: request)["link"] ?? "", context: context)
         }
@@ -91,7 +100,8 @@ struct PageRoutes: Sendable {
             try stream(for: try requireSession(request, context: context).user, request: request)
         }
         let served: [(String, [HTTPRequest.Method])] = [
-            ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), ("signin", [.get, .post]), ("", [.get, .head]),
+            ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), (String(WebAssets.stylesheetPath.dropFirst()), [.get, .head]),
+            (String(WebAssets.scriptPath.dropFirst()), [.get, .head]), ("signin", [.get, .post]), ("", [.get, .head]),
             ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]), ("web/events", [.get]),
         ]
         for (path, allowed) in served {
@@ -428,8 +438,8 @@ struct PageRoutes: Sendable {
 
     // MARK: - Answers
 
-    private static func asset(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    private static func asset(_ text: String, type: String, cache: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: cache], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// `/` with the search's query.

@@ -1,3 +1,5 @@
+import Crypto
+
 /// The page's stylesheet and its one script, compiled into the binary and served from
 /// `/web/` (the Content-Security-Policy allows scripts and styles from the page's own origin
 /// only: no inline script runs, whatever a dish's name holds).
@@ -7,6 +9,25 @@
 /// without reloading, replaces photos that do not load, and listens to the event stream.
 /// Without it the page still works: the search form submits, each heart is a form.
 enum WebAssets {
+    /// The stylesheet's address: `/web/app.FINGERPRINT.css`, its text's fingerprint in the
+    /// name, so that a changed stylesheet has a new address and browsers may keep each one
+    /// for ever (``immutable``). `/web/app.css` still answers, never kept, for pages of older
+    /// servers still open.
+    static let stylesheetPath = "/web/app.\(fingerprint(of: stylesheet)).css"
+    /// The script's address, `/web/app.FINGERPRINT.js`, as ``stylesheetPath``'s.
+    static let scriptPath = "/web/app.\(fingerprint(of: script)).js"
+    /// How long a browser keeps an asset at a fingerprinted address: a year, without asking
+    /// again (the address changes with the text).
+    static let immutable = "public, max-age=31536000, immutable"
+
+    /// The first 12 hexadecimal digits of `text`'s SHA-256.
+    static func fingerprint(of text: String) -> String {
+        SHA256.hash(data: Array(text.utf8)).prefix(6).map { byte in
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+        }.joined()
+    }
+
     static let stylesheet = #"""
         :root { --ink: #1d1b19; --muted: #6b645d; --line: #e6e0da; --accent: #d2335c; --paper: #fffdfb; --chip: #f3eee9; }
         * { box-sizing: border-box; }

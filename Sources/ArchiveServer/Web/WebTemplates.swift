@@ -28,8 +28,8 @@ public enum WebTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
         <title>{{title}} · FavoriteArchive</title>
-        <link rel="stylesheet" href="/web/app.css">
-        <script src="/web/app.js" defer></script>
+        <link rel="stylesheet" href="\#(WebAssets.stylesheetPath)">
+        <script src="\#(WebAssets.scriptPath)" defer></script>
         </head>
         <body{{#session}} data-csrf="{{csrf}}" data-live="/web/events"{{/session}}>
         <a class="skip" href="#main">Skip to content</a>
