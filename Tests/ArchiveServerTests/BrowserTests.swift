@@ -49,7 +49,10 @@ struct BrowserTests {
         environment["WEB_SHOTS"] = ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_WEB_SHOTS"] ?? server.directory.path("")
         let result = try ChildProcess.run("/usr/bin/python3", [Self.script.path], environment: environment, timeout: .seconds(400))
         #expect(result.status == 0, "the browser scenarios failed:\n\(result.stdout)\n\(result.stderr)")
-        for scenario in ["scenario_search_heart_sync", "scenario_favorites_and_hostile_text", "scenario_desktop", "scenario_refused_links", "scenario_stream_refused_then_reopened"] {
+        for scenario in [
+            "scenario_search_heart_sync", "scenario_favorites_and_hostile_text", "scenario_installable", "scenario_dark_mode", "scenario_desktop",
+            "scenario_refused_links", "scenario_stream_refused_then_reopened",
+        ] {
             #expect(result.stdout.contains("passed: \(scenario)"), "\(scenario) did not pass:\n\(result.stdout)\n\(result.stderr)")
         }
         print(result.stdout.split(separator: "\n").filter { $0.hasPrefix("live:") }.joined(separator: "\n"))

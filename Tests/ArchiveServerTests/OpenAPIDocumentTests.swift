@@ -94,8 +94,9 @@ struct OpenAPIDocumentTests {
     @Test func theRouterServesExactlyTheDocumentedOperations() async throws {
         let (app, router, _) = try Self.application()
         let routes = router.routes.map { (path: "/" + $0.path.description.drop { $0 == "/" }, method: $0.method) }
-        // The page's assets also answer at fingerprinted addresses (`/web/app.<hash>.css`).
-        let apiPaths = Set(routes.map(\.path)).subtracting(Self.pagePaths).filter { !$0.hasPrefix("/web/app.") }
+        // The page's assets answer at fingerprinted addresses too (`/web/app.<hash>.css`), and
+        // its manifest and icons under `/web/`: all the page's, none the API's.
+        let apiPaths = Set(routes.map(\.path)).subtracting(Self.pagePaths).filter { !$0.hasPrefix("/web/") }
         #expect(apiPaths == Set(contract.paths.keys), "the router's paths outside the page differ from the document's")
         let served: Set<String> = try await app.test(.router) { client in
             var served: Set<String> = []

@@ -184,6 +184,51 @@ def scenario_desktop(driver):
     assert width <= 390, f"nothing wider than the phone's screen: {width}"
 
 
+def scenario_installable(driver):
+    """Chromium finds the page installable as an app (its manifest, icons, start URL and
+    display fetched and checked by the browser itself, through the DevTools protocol)."""
+    driver.get(URL + "/")
+    wait(driver, "the page's manifest", lambda d: d.execute_cdp_cmd("Page.getAppManifest", {}).get("url", "").endswith("/web/manifest.webmanifest"))
+    manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
+    assert not manifest.get("errors"), f"the manifest has errors: {manifest.get('errors')}"
+    errors = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
+    assert errors == [], f"Chromium finds the page not installable: {errors}"
+
+
+def luminance(css_color):
+    """The relative luminance (0 black, 1 white) of an `rgb(r, g, b)` computed colour."""
+    channels = [int(part) / 255 for part in css_color[css_color.index("(") + 1:css_color.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def scenario_dark_mode(driver):
+    """The page follows the system's dark mode and reduced motion (emulated by the DevTools
+    protocol): dark paper, light ink, the cards dark too; no transition runs."""
+    features = [{"name": "prefers-color-scheme", "value": "dark"}, {"name": "prefers-reduced-motion", "value": "reduce"}]
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+    try:
+        driver.get(URL + "/?q=%E3%83%81%E3%83%BC%E3%82%BA&category=%E6%B4%8B%E9%A3%9F")
+        wait(driver, "the search in dark mode", lambda d: len(cards(d)) == 3)
+        style = "return getComputedStyle(document.querySelector(arguments[0]))[arguments[1]]"
+        paper = luminance(driver.execute_script(style, "body", "backgroundColor"))
+        ink = luminance(driver.execute_script(style, "body", "color"))
+        card = luminance(driver.execute_script(style, ".card", "backgroundColor"))
+        assert paper < 0.05 and card < 0.05 and ink > 0.7, f"dark mode: paper {paper:.3f}, card {card:.3f}, ink {ink:.3f}"
+        assert (ink + 0.05) / (paper + 0.05) >= 7, "the text's contrast in dark mode is below 7:1"
+        transition = driver.execute_script(style, ".heart button", "transitionDuration")
+        assert transition in ("0s", ""), f"a transition runs under reduced motion: {transition}"
+        shot(driver, "search-dark-phone")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    driver.get(URL + "/?q=%E3%83%81%E3%83%BC%E3%82%BA&category=%E6%B4%8B%E9%A3%9F")
+    wait(driver, "the search in light mode", lambda d: len(cards(d)) == 3)
+    light = luminance(driver.execute_script("return getComputedStyle(document.body).backgroundColor"))
+    assert light > 0.9, f"light mode again once the emulation ends: {light:.3f}"
+    moving = driver.execute_script("return getComputedStyle(document.querySelector('.heart button')).transitionDuration")
+    assert moving not in ("0s", ""), f"without reduced motion a heart's press moves: {moving}"
+
+
 def scenario_refused_links(driver):
     for name in ("WEB_USED_LINK", "WEB_OLD_LINK"):
         driver.delete_all_cookies()
@@ -241,8 +286,8 @@ def main():
     before = chromium_leftovers()
     driver = browser(390, 844)
     try:
-        for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_desktop,
-                         scenario_stream_refused_then_reopened, scenario_refused_links):
+        for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_installable, scenario_dark_mode,
+                         scenario_desktop, scenario_stream_refused_then_reopened, scenario_refused_links):
             try:
                 scenario(driver)
                 print(f"passed: {scenario.__name__}")

@@ -66,6 +66,19 @@ struct PageRoutes: Sendable {
             routes.get(path, use: kept).head(path, use: kept)
             routes.get(RouterPath(plain), use: fresh).head(RouterPath(plain), use: fresh)
         }
+        // The web app manifest and its icons: what makes the page an app a phone installs.
+        let manifest: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in
+            Self.asset(WebAssets.manifest, type: "application/manifest+json", cache: "no-cache")
+        }
+        routes.get(RouterPath(String(WebAssets.manifestPath.dropFirst())), use: manifest).head(RouterPath(String(WebAssets.manifestPath.dropFirst())), use: manifest)
+        for size in AppIcon.sizes {
+            let icon: @Sendable (Request, ServiceRequestContext) throws -> Response = { _, _ in
+                guard let png = AppIcon.files[size] else { throw WebRefusal(.internalServerError, "No icon", "The icon could not be drawn.") }
+                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+            }
+            let path = RouterPath(String(AppIcon.path(size: size).dropFirst()))
+            routes.get(path, use: icon).head(path, use: icon)
+        }
         routes.get("signin") { request, context in
             try await signInPage(try Self.query(of: request)["link"] ?? "", context: context)
         }
@@ -101,7 +114,9 @@ struct PageRoutes: Sendable {
         }
         let served: [(String, [HTTPRequest.Method])] = [
             ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), (String(WebAssets.stylesheetPath.dropFirst()), [.get, .head]),
-            (String(WebAssets.scriptPath.dropFirst()), [.get, .head]), ("signin", [.get, .post]), ("", [.get, .head]),
+            (String(WebAssets.scriptPath.dropFirst()), [.get, .head]), (String(WebAssets.manifestPath.dropFirst()), [.get, .head]),
+            (String(AppIcon.path(size: 192).dropFirst()), [.get, .head]), (String(AppIcon.path(size: 512).dropFirst()), [.get, .head]),
+            ("signin", [.get, .post]), ("", [.get, .head]),
             ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]), ("web/events", [.get]),
         ]
         for (path, allowed) in served {

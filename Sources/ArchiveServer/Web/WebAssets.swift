@@ -20,6 +20,16 @@ enum WebAssets {
     /// again (the address changes with the text).
     static let immutable = "public, max-age=31536000, immutable"
 
+    /// The web app manifest's address (`application/manifest+json`).
+    static let manifestPath = "/web/manifest.webmanifest"
+    /// The web app manifest: what a phone needs to put the page on its home screen as an
+    /// app of its own (name, icons, colours, a window without the browser's bars).
+    static let manifest = """
+        {"name":"FavoriteArchive","short_name":"Archive","description":"Search dishes and keep your favorites.",\
+        "start_url":"/","scope":"/","display":"standalone","background_color":"#fffdfb","theme_color":"#d2335c","lang":"ja",\
+        "icons":[\(AppIcon.sizes.map { #"{"src":"\#(AppIcon.path(size: $0))","sizes":"\#($0)x\#($0)","type":"image/png","purpose":"any maskable"}"# }.joined(separator: ","))]}
+        """
+
     /// The first 12 hexadecimal digits of `text`'s SHA-256.
     static func fingerprint(of text: String) -> String {
         SHA256.hash(data: Array(text.utf8)).prefix(6).map { byte in
@@ -29,41 +39,51 @@ enum WebAssets {
     }
 
     static let stylesheet = #"""
-        :root { --ink: #1d1b19; --muted: #6b645d; --line: #e6e0da; --accent: #d2335c; --paper: #fffdfb; --chip: #f3eee9; }
+        :root { color-scheme: light dark; --ink: #1d1b19; --muted: #6b645d; --line: #e6e0da; --accent: #d2335c; --on-accent: #fff; --paper: #fffdfb; --chip: #f3eee9;
+          --card: #fff; --field: #bdb4ab; --mark: #ffe08a; --heart: #c9bfb6; --pressed: #fff0f3; --focus: #2f6fde; --live: #1a7f43; --idle: #8a8077; }
+        @media (prefers-color-scheme: dark) {
+          :root { --ink: #f2ede8; --muted: #b8afa6; --line: #3d3834; --accent: #ff7096; --on-accent: #240a12; --paper: #171513; --chip: #2b2724;
+                  --card: #211e1b; --field: #6a615a; --mark: #6e5500; --heart: #7a7068; --pressed: #3d1d27; --focus: #86adff; --live: #63d391; --idle: #a39a91; }
+        }
+        @media (prefers-reduced-motion: reduce) {
+          *, *::before, *::after { animation: none !important; transition: none !important; scroll-behavior: auto !important; }
+        }
         * { box-sizing: border-box; }
         body { margin: 0; font: 16px/1.45 system-ui, "Noto Sans CJK JP", "Hiragino Sans", "Yu Gothic", sans-serif; color: var(--ink); background: var(--paper); }
-        .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; z-index: 2; }
+        .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: var(--card); padding: 4px 8px; z-index: 2; }
         .bar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; padding: 10px 14px; border-bottom: 1px solid var(--line); position: sticky; top: 0; background: var(--paper); z-index: 1; }
         .brand { margin: 0; font-weight: 700; }
         .tabs { display: flex; gap: 4px; }
         .tabs a { padding: 6px 12px; border-radius: 999px; color: var(--ink); text-decoration: none; }
-        .tabs a[aria-current="page"] { background: var(--ink); color: #fff; }
+        .tabs a[aria-current="page"] { background: var(--ink); color: var(--paper); }
         .sync { margin: 0; font-size: 13px; color: var(--muted); flex: 1 1 12em; }
-        #sync-state[data-state="live"]::before { content: "● live · "; color: #1a7f43; }
-        #sync-state[data-state="offline"]::before { content: "○ offline · "; color: #8a8077; }
+        #sync-state[data-state="live"]::before { content: "● live · "; color: var(--live); }
+        #sync-state[data-state="offline"]::before { content: "○ offline · "; color: var(--idle); }
         .signout button { font-size: 13px; }
         main { padding: 12px 14px 40px; max-width: 920px; margin: 0 auto; }
         main.narrow { max-width: 520px; }
         .search label { display: block; font-weight: 600; margin-bottom: 4px; }
         .field { display: flex; gap: 8px; }
-        input[type=search] { flex: 1; min-width: 0; font: inherit; padding: 8px 10px; border: 1px solid #bdb4ab; border-radius: 8px; }
-        button { font: inherit; padding: 8px 12px; border: 1px solid #bdb4ab; border-radius: 8px; background: #fff; cursor: pointer; }
-        :focus-visible { outline: 3px solid #2f6fde; outline-offset: 2px; }
+        input[type=search] { flex: 1; min-width: 0; font: inherit; padding: 8px 10px; border: 1px solid var(--field); border-radius: 8px; background: var(--card); color: var(--ink); }
+        button { font: inherit; padding: 8px 12px; border: 1px solid var(--field); border-radius: 8px; background: var(--card); color: var(--ink); cursor: pointer; }
+        :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
         .chips { display: flex; gap: 6px; overflow-x: auto; padding: 10px 0; scrollbar-width: none; }
         .chip { white-space: nowrap; padding: 5px 12px; border-radius: 999px; background: var(--chip); color: var(--ink); text-decoration: none; }
-        .chip[aria-current="true"] { background: var(--accent); color: #fff; }
+        .chip[aria-current="true"] { background: var(--accent); color: var(--on-accent); }
         .count { color: var(--muted); font-size: 14px; margin: 4px 0 8px; }
         .cards { list-style: none; margin: 0; padding: 0; display: grid; gap: 10px; grid-template-columns: 1fr; }
         @media (min-width: 720px) { .cards { grid-template-columns: 1fr 1fr; } }
-        .card { display: grid; grid-template-columns: 88px 1fr auto; gap: 12px; align-items: center; padding: 10px; border: 1px solid var(--line); border-radius: 12px; background: #fff; }
+        .card { display: grid; grid-template-columns: 88px 1fr auto; gap: 12px; align-items: center; padding: 10px; border: 1px solid var(--line); border-radius: 12px; background: var(--card); }
         .photo { width: 88px; height: 88px; border-radius: 10px; overflow: hidden; background: var(--chip) center / 40px no-repeat url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath fill='%23b8aea4' d='M4 5h16v14H4zm2 2v8l4-4 3 3 2-2 3 3V7z'/%3E%3C/svg%3E"); }
         .photo img { width: 100%; height: 100%; object-fit: cover; display: block; }
         .photo.missing img { display: none; }
         .dish { font-size: 17px; margin: 0 0 2px; overflow-wrap: anywhere; line-break: strict; }
         .shop, .category { margin: 0; color: var(--muted); font-size: 14px; overflow-wrap: anywhere; }
-        mark { background: #ffe08a; color: inherit; border-radius: 3px; padding: 0 1px; }
-        .heart button { width: 48px; height: 48px; border-radius: 50%; font-size: 22px; color: #c9bfb6; border-color: var(--line); }
-        .heart button[aria-pressed="true"] { color: var(--accent); border-color: var(--accent); background: #fff0f3; }
+        mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1px; }
+        .heart button { width: 48px; height: 48px; border-radius: 50%; font-size: 22px; color: var(--heart); border-color: var(--line); }
+        .heart button[aria-pressed="true"] { color: var(--accent); border-color: var(--accent); background: var(--pressed); }
+        .heart button { transition: transform .15s ease, background-color .15s ease; }
+        .heart button:active { transform: scale(.9); }
         .heart button:disabled { opacity: .5; }
         .more { text-align: center; }
         .message { overflow-wrap: anywhere; }

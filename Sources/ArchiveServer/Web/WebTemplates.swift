@@ -28,6 +28,10 @@ public enum WebTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
         <title>{{title}} · FavoriteArchive</title>
+        <meta name="theme-color" content="#d2335c">
+        <link rel="manifest" href="\#(WebAssets.manifestPath)">
+        <link rel="icon" type="image/png" sizes="192x192" href="\#(AppIcon.path(size: 192))">
+        <link rel="apple-touch-icon" href="\#(AppIcon.path(size: 192))">
         <link rel="stylesheet" href="\#(WebAssets.stylesheetPath)">
         <script src="\#(WebAssets.scriptPath)" defer></script>
         </head>
