@@ -8,14 +8,27 @@ import Testing
 
 /// The web page in a real browser: Debian's chromium, headless, driven by Selenium
 /// (`Tests/Browser/web_page.py`, run by `/usr/bin/python3`, whose python3-selenium `.ci/run`
-/// installs) against the real `archive-server` and `archive` binaries. A missing browser,
-/// driver or Selenium fails the test: it never skips.
+/// installs, in a virtual environment that adds axe-core) against the real `archive-server`
+/// and `archive` binaries. A missing browser, driver, Selenium or axe fails the test: it
+/// never skips.
 ///
 /// `FAVORITE_ARCHIVE_WEB_SHOTS=DIR` keeps the screenshots (docs/images/ has them).
 @Suite(.timeLimit(.minutes(10)))
 struct BrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Browser/web_page.py")
+
+    /// Debian's `/usr/bin/python3` with its python3-selenium, in the virtual environment that
+    /// adds axe-selenium-python (axe-core), as `scripts/install-python-tools.sh` makes it.
+    static func python() throws -> String {
+        let root = script.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let located = try ChildProcess.run("/bin/bash", [root.appendingPathComponent("scripts/install-python-tools.sh").path, "--path", "python-axe"])
+        let path = located.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard located.status == 0, FileManager.default.isExecutableFile(atPath: path) else {
+            throw ServiceFailed(stderr: "axe-selenium-python is not installed (\(path)): run bash scripts/install-python-tools.sh (.ci/run does)")
+        }
+        return path
+    }
 
     @Test("chromium: sign in by link, search チーズ with the 洋食 chip, heart and un-heart, both ways with a CLI device, live, hostile text, refused links, phone and desktop")
     func browser() async throws {
@@ -38,6 +51,7 @@ struct BrowserTests {
         var environment = ServiceProcess.environment(server.directory)
         environment["WEB_URL"] = server.url
         environment["WEB_LINK"] = try WebClient.link(server, user: "alice", label: "phone")
+        environment["WEB_ZOOM_LINK"] = try WebClient.link(server, user: "alice", label: "tablet")
         environment["WEB_USED_LINK"] = used
         environment["WEB_OLD_LINK"] = server.url + "/signin?link=" + old.text
         environment["ARCHIVE"] = BuiltProduct.url(named: "archive").path
@@ -47,11 +61,11 @@ struct BrowserTests {
         environment["ARCHIVE_DATABASE"] = nil
         environment["NO_COLOR"] = "1"
         environment["WEB_SHOTS"] = ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_WEB_SHOTS"] ?? server.directory.path("")
-        let result = try ChildProcess.run("/usr/bin/python3", [Self.script.path], environment: environment, timeout: .seconds(400))
+        let result = try ChildProcess.run(try Self.python(), [Self.script.path], environment: environment, timeout: .seconds(400))
         #expect(result.status == 0, "the browser scenarios failed:\n\(result.stdout)\n\(result.stderr)")
         for scenario in [
             "scenario_search_heart_sync", "scenario_favorites_and_hostile_text", "scenario_installable", "scenario_dark_mode", "scenario_desktop",
-            "scenario_refused_links", "scenario_stream_refused_then_reopened",
+            "scenario_refused_links", "scenario_stream_refused_then_reopened", "scenario_accessibility",
         ] {
             #expect(result.stdout.contains("passed: \(scenario)"), "\(scenario) did not pass:\n\(result.stdout)\n\(result.stderr)")
         }

@@ -19,18 +19,18 @@ import Testing
 ///
 /// `.ci/run` runs this suite in a phase of its own (`phase contract`, its time printed): it
 /// sets `FAVORITE_ARCHIVE_CONTRACT_PHASE=1` for its `swift test` phase, which leaves it out.
-/// schemathesis missing is a failure, never a skip: `bash scripts/install-schemathesis.sh`.
+/// schemathesis missing is a failure, never a skip: `bash scripts/install-python-tools.sh`.
 @Suite(.blockingWork, .timeLimit(.minutes(5)), .enabled(if: ProcessInfo.processInfo.environment["FAVORITE_ARCHIVE_CONTRACT_PHASE"] != "1", "in .ci/run's contract phase"))
 struct SchemathesisTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The path of schemathesis's `st`, as `scripts/install-schemathesis.sh` installs it.
+    /// The path of schemathesis's `st`, as `scripts/install-python-tools.sh` installs it.
     static func command() throws -> String {
-        let located = try ChildProcess.run("/bin/bash", [root.appendingPathComponent("scripts/install-schemathesis.sh").path, "--path"])
+        let located = try ChildProcess.run("/bin/bash", [root.appendingPathComponent("scripts/install-python-tools.sh").path, "--path", "st"])
         let path = located.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard located.status == 0, FileManager.default.isExecutableFile(atPath: path) else {
-            throw ServiceFailed(stderr: "schemathesis is not installed (\(path)): run bash scripts/install-schemathesis.sh (.ci/run does)")
+            throw ServiceFailed(stderr: "schemathesis is not installed (\(path)): run bash scripts/install-python-tools.sh (.ci/run does)")
         }
         return path
     }

@@ -7,6 +7,7 @@ archive-server binary, with what it set up in the environment:
   WEB_LINK        a fresh sign-in link for device "phone" of alice
   WEB_USED_LINK   a link used already
   WEB_OLD_LINK    a link past its 10 minutes
+  WEB_ZOOM_LINK   a fresh link whose sign-in screen the accessibility scenario checks
   ARCHIVE         the archive binary; ARCHIVE_DB its database, ARCHIVE_SYNC_TOKEN its token
   WEB_SHOTS       where to write screenshots (optional)
   WEB_LIVE_LIMIT  the most seconds a CLI device's push may take to show (default 10: the
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import time
 
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
@@ -229,6 +231,62 @@ def scenario_dark_mode(driver):
     assert moving not in ("0s", ""), f"without reduced motion a heart's press moves: {moving}"
 
 
+def axe_violations(driver, where):
+    """What axe-core finds on the page open, by rule and element, for `where`."""
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    return [f"{where}: {v['id']} ({v['impact']}) at {', '.join(str(n['target']) for n in v['nodes'][:3])}"
+            for v in results["violations"]]
+
+
+def scenario_accessibility(driver):
+    """axe-core finds nothing on the search, the favorites and the sign-in screens, at a
+    phone's width and a desktop's, in light and dark mode; and at 200 % zoom (half the
+    width in CSS pixels) nothing is wider than the screen."""
+    found = []
+    for width, height in ((390, 844), (1280, 900)):
+        driver.set_window_size(width, height)
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            for path, ready in (("/?q=%E3%83%81%E3%83%BC%E3%82%BA", lambda d: len(cards(d)) >= 3), ("/favorites", lambda d: len(cards(d)) >= 1)):
+                driver.get(URL + path)
+                wait(driver, f"{path} at {width} px", ready)
+                found += axe_violations(driver, f"{path} at {width} px, {scheme}")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    # The sign-in screen, as a browser without a session sees it.
+    link = os.environ["WEB_ZOOM_LINK"]
+    cookies = driver.get_cookies()
+    driver.delete_all_cookies()
+    for width, height in ((390, 844), (1280, 900)):
+        driver.set_window_size(width, height)
+        driver.get(link)
+        wait(driver, "the sign-in screen", lambda d: d.find_elements(By.ID, "sign-in"))
+        found += axe_violations(driver, f"/signin at {width} px")
+    for cookie in cookies:
+        driver.add_cookie(cookie)
+    assert not found, "axe-core found: " + "; ".join(found)
+    # 200 % zoom: a layout viewport of half the screen's width in CSS pixels (the phone's
+    # 390 px are 195, the desktop's 1280 are 640), each pixel drawn twice as large.
+    try:
+        for width, height in ((390, 844), (1280, 900)):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width // 2, "height": height // 2, "deviceScaleFactor": 2, "mobile": False})
+            driver.get(URL + "/?q=%E3%83%81%E3%83%BC%E3%82%BA")
+            wait(driver, f"the search at 200 % of {width} px", lambda d: len(cards(d)) >= 3)
+            overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            wide = driver.execute_script(
+                "return [document.documentElement.clientWidth, window.innerWidth].concat(Array.from(document.querySelectorAll('body *'))"
+                ".filter(e => !e.closest('.chips') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)"
+                ".slice(0, 6).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)))")
+            assert overflow <= 0, f"at 200 % of {width} px the page is {overflow} CSS px wider than the screen: {wide}"
+            click(driver, ".card .heart button")
+            wait(driver, f"a heart pressed at 200 % of {width} px", lambda d: d.find_elements(By.CSS_SELECTOR, ".card .heart button[aria-pressed]"))
+            if width == 390:
+                shot(driver, "search-phone-200-percent")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def scenario_refused_links(driver):
     for name in ("WEB_USED_LINK", "WEB_OLD_LINK"):
         driver.delete_all_cookies()
@@ -287,7 +345,7 @@ def main():
     driver = browser(390, 844)
     try:
         for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_installable, scenario_dark_mode,
-                         scenario_desktop, scenario_stream_refused_then_reopened, scenario_refused_links):
+                         scenario_desktop, scenario_accessibility, scenario_stream_refused_then_reopened, scenario_refused_links):
             try:
                 scenario(driver)
                 print(f"passed: {scenario.__name__}")

@@ -62,6 +62,7 @@ enum WebAssets {
         .signout button { font-size: 13px; }
         main { padding: 12px 14px 40px; max-width: 920px; margin: 0 auto; }
         main.narrow { max-width: 520px; }
+        .search h1 { font-size: inherit; margin: 0; }
         .search label { display: block; font-weight: 600; margin-bottom: 4px; }
         .field { display: flex; gap: 8px; }
         input[type=search] { flex: 1; min-width: 0; font: inherit; padding: 8px 10px; border: 1px solid var(--field); border-radius: 8px; background: var(--card); color: var(--ink); }
@@ -86,6 +87,14 @@ enum WebAssets {
         .heart button:active { transform: scale(.9); }
         .heart button:disabled { opacity: .5; }
         .more { text-align: center; }
+        @media (max-width: 300px) {
+          main, .bar { padding-left: 8px; padding-right: 8px; }
+          .bar { position: static; }
+          .card { grid-template-columns: 1fr auto; gap: 8px; padding: 8px; }
+          .photo { grid-column: 1 / -1; width: 100%; height: 96px; }
+          .heart button { width: 44px; height: 44px; }
+          .tabs a { padding: 6px 10px; }
+        }
         .message { overflow-wrap: anywhere; }
         """#
 

@@ -89,9 +89,9 @@ public enum WebTemplates {
     static let archive = #"""
         {{> head}}
         <main id="main">
-        <form class="search" id="search" method="get" action="/" role="search">
-        <label for="q">Search dishes</label>
-        <div class="field"><input id="q" name="q" type="search" value="{{keyword}}" maxlength="200" autocomplete="off" placeholder="チーズ, ramen…">
+        <form class="search" id="search" method="get" action="/" role="search" autocomplete="off">
+        <h1><label for="q">Search dishes</label></h1>
+        <div class="field"><input id="q" name="q" type="search" value="{{keyword}}" maxlength="200" placeholder="チーズ, ramen…">
         {{#category}}<input type="hidden" name="category" value="{{category}}">{{/category}}
         <button type="submit">Search</button></div>
         </form>
@@ -108,9 +108,9 @@ public enum WebTemplates {
     static let favorites = #"""
         {{> head}}
         <main id="main">
-        <form class="search" id="search" method="get" action="/favorites" role="search">
-        <label for="q">Search your favorites</label>
-        <div class="field"><input id="q" name="q" type="search" value="{{keyword}}" maxlength="200" autocomplete="off">
+        <form class="search" id="search" method="get" action="/favorites" role="search" autocomplete="off">
+        <h1><label for="q">Search your favorites</label></h1>
+        <div class="field"><input id="q" name="q" type="search" value="{{keyword}}" maxlength="200">
         <button type="submit">Search</button></div>
         </form>
         <section id="results" aria-label="Favorites, newest first" aria-live="polite">
