@@ -55,14 +55,8 @@ extension SyncPullResponse: WireJSONDecodable {
             switch key {
             case 0: feed = reader.string(); return feed != nil
             case 1:
-                var list: [WireChange] = []
-                guard reader.array({ reader in
-                    guard let change = WireChange.read(&reader) else { return false }
-                    list.append(change)
-                    return true
-                }) else { return false }
-                changes = list
-                return true
+                changes = WireChange.readList(&reader)
+                return changes != nil
             case 2: cursor = reader.integer(); return cursor != nil
             case 3: hasMore = reader.bool(); return hasMore != nil
             case 4: reset = reader.bool(); return reset != nil

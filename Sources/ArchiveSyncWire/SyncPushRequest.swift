@@ -75,14 +75,8 @@ extension SyncPushRequest: WireJSONDecodable {
             case 1: through = reader.integer(); return through != nil
             case 2: seen = reader.integer(); return seen != nil
             default:
-                var list: [WireChange] = []
-                guard reader.array({ reader in
-                    guard let change = WireChange.read(&reader) else { return false }
-                    list.append(change)
-                    return true
-                }) else { return false }
-                changes = list
-                return true
+                changes = WireChange.readList(&reader)
+                return changes != nil
             }
         }
         guard read, let device, let through, let seen, let changes else { return nil }

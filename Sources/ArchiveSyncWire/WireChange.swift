@@ -65,6 +65,17 @@ public struct WireChange: Codable, Sendable, Hashable {
 }
 
 extension WireChange: WireJSONDecodable {
+    /// An array of changes by ``WireJSONReader``'s subset.
+    static func readList(_ reader: inout WireJSONReader) -> [WireChange]? {
+        var list: [WireChange] = []
+        let read = reader.array { reader in
+            guard let change = WireChange.read(&reader) else { return false }
+            list.append(change)
+            return true
+        }
+        return read ? list : nil
+    }
+
     /// A change by ``WireJSONReader``'s subset: `id`, `stamp` and `device` required,
     /// `favorite` absent or null for a removal.
     package static func read(_ reader: inout WireJSONReader) -> WireChange? {
