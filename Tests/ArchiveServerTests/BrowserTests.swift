@@ -52,6 +52,7 @@ struct BrowserTests {
         environment["WEB_URL"] = server.url
         environment["WEB_LINK"] = try WebClient.link(server, user: "alice", label: "phone")
         environment["WEB_ZOOM_LINK"] = try WebClient.link(server, user: "alice", label: "tablet")
+        environment["WEB_SERVER_PID"] = "\(server.process.pid)"
         environment["WEB_USED_LINK"] = used
         environment["WEB_OLD_LINK"] = server.url + "/signin?link=" + old.text
         environment["ARCHIVE"] = BuiltProduct.url(named: "archive").path
@@ -65,7 +66,8 @@ struct BrowserTests {
         #expect(result.status == 0, "the browser scenarios failed:\n\(result.stdout)\n\(result.stderr)")
         for scenario in [
             "scenario_search_heart_sync", "scenario_favorites_and_hostile_text", "scenario_installable", "scenario_dark_mode", "scenario_desktop",
-            "scenario_refused_links", "scenario_stream_refused_then_reopened", "scenario_accessibility",
+            "scenario_refused_links", "scenario_stream_refused_then_reopened", "scenario_accessibility", "scenario_offline",
+            "scenario_sign_out_clears",
         ] {
             #expect(result.stdout.contains("passed: \(scenario)"), "\(scenario) did not pass:\n\(result.stdout)\n\(result.stderr)")
         }

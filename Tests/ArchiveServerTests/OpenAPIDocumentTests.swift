@@ -31,7 +31,7 @@ struct OpenAPIDocumentTests {
 
     /// The page's routes (docs/WEB.md): HTML for browsers, not part of the API's contract.
     static let pagePaths: Set<String> = [
-        "/", "/favorites", "/signin", "/web/app.css", "/web/app.js", "/web/heart", "/web/signout", "/web/events",
+        "/", "/favorites", "/signin", "/sw.js", "/web/app.css", "/web/app.js", "/web/heart", "/web/signout", "/web/events",
     ]
 
     /// The service's router on a new in-memory database with user alice; alice's token.

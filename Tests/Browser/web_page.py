@@ -8,6 +8,7 @@ archive-server binary, with what it set up in the environment:
   WEB_USED_LINK   a link used already
   WEB_OLD_LINK    a link past its 10 minutes
   WEB_ZOOM_LINK   a fresh link whose sign-in screen the accessibility scenario checks
+  WEB_SERVER_PID  the server's process: stopped (SIGSTOP) for a while, the network gone
   ARCHIVE         the archive binary; ARCHIVE_DB its database, ARCHIVE_SYNC_TOKEN its token
   WEB_SHOTS       where to write screenshots (optional)
   WEB_LIVE_LIMIT  the most seconds a CLI device's push may take to show (default 10: the
@@ -19,6 +20,7 @@ browser or driver fails: it never skips.
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -287,6 +289,52 @@ def scenario_accessibility(driver):
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def scenario_offline(driver):
+    """Once the service worker controls the page, the screens seen are kept: with the server
+    not answering (stopped with SIGSTOP: to the browser the network is gone), the last search
+    and the favorites show, marked offline, and a search never made shows the last one; the
+    server back, the page is live again."""
+    search = URL + "/?q=%E3%83%81%E3%83%BC%E3%82%BA&category=%E6%B4%8B%E9%A3%9F"
+    driver.set_window_size(390, 844)
+    driver.get(search)
+    wait(driver, "the service worker in control",
+         lambda d: d.execute_script("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)"))
+    driver.get(URL + "/favorites")
+    wait(driver, "the favorites", lambda d: len(cards(d)) >= 1)
+    favorites = cards(driver)
+    driver.get(search)
+    wait(driver, "the search", lambda d: [i for i, _ in cards(d)] == [17, 21, 33])
+    pid = int(os.environ["WEB_SERVER_PID"])
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        def offline_state(d):
+            return d.find_element(By.ID, "sync-state").get_attribute("data-state") == "offline"
+        driver.get(search)
+        wait(driver, "the kept search, offline", lambda d: [i for i, _ in cards(d)] == [17, 21, 33] and offline_state(d))
+        shot(driver, "search-offline-phone")
+        driver.get(URL + "/favorites")
+        wait(driver, "the kept favorites, offline", lambda d: cards(d) == favorites and offline_state(d))
+        driver.get(URL + "/?q=never-searched-here")
+        wait(driver, "the last search instead of one never made", lambda d: [i for i, _ in cards(d)] == [17, 21, 33] and offline_state(d))
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    driver.get(search)
+    wait(driver, "live again", lambda d: d.find_element(By.ID, "sync-state").get_attribute("data-state") == "live")
+
+
+def scenario_sign_out_clears(driver):
+    """Signing out clears what the browser kept: the screens, the shell, the worker."""
+    driver.get(URL + "/")
+    wait(driver, "the page", lambda d: d.find_elements(By.CSS_SELECTOR, "form.signout button"))
+    kept = driver.execute_async_script("const done = arguments[0]; caches.keys().then(done)")
+    assert kept, "the service worker kept nothing before signing out"
+    driver.find_element(By.CSS_SELECTOR, "form.signout button").click()
+    wait(driver, "signed out", lambda d: "Not signed in" in d.find_element(By.TAG_NAME, "h1").text)
+    wait(driver, "nothing kept", lambda d: d.execute_async_script("const done = arguments[0]; caches.keys().then(done)") == [])
+    wait(driver, "no worker", lambda d: d.execute_async_script(
+        "const done = arguments[0]; navigator.serviceWorker.getRegistrations().then(function (r) { done(r.length); })") == 0)
+
+
 def scenario_refused_links(driver):
     for name in ("WEB_USED_LINK", "WEB_OLD_LINK"):
         driver.delete_all_cookies()
@@ -345,7 +393,8 @@ def main():
     driver = browser(390, 844)
     try:
         for scenario in (scenario_search_heart_sync, scenario_favorites_and_hostile_text, scenario_installable, scenario_dark_mode,
-                         scenario_desktop, scenario_accessibility, scenario_stream_refused_then_reopened, scenario_refused_links):
+                         scenario_desktop, scenario_accessibility, scenario_stream_refused_then_reopened, scenario_offline,
+                         scenario_sign_out_clears, scenario_refused_links):
             try:
                 scenario(driver)
                 print(f"passed: {scenario.__name__}")

@@ -71,6 +71,10 @@ struct PageRoutes: Sendable {
             Self.asset(WebAssets.manifest, type: "application/manifest+json", cache: "no-cache")
         }
         routes.get(RouterPath(String(WebAssets.manifestPath.dropFirst())), use: manifest).head(RouterPath(String(WebAssets.manifestPath.dropFirst())), use: manifest)
+        let worker: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in
+            Self.asset(WebAssets.serviceWorker, type: "text/javascript; charset=utf-8", cache: "no-cache")
+        }
+        routes.get(RouterPath(String(WebAssets.serviceWorkerPath.dropFirst())), use: worker)
         for size in AppIcon.sizes {
             let icon: @Sendable (Request, ServiceRequestContext) throws -> Response = { _, _ in
                 guard let png = AppIcon.files[size] else { throw WebRefusal(.internalServerError, "No icon", "The icon could not be drawn.") }
@@ -116,7 +120,7 @@ struct PageRoutes: Sendable {
             ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), (String(WebAssets.stylesheetPath.dropFirst()), [.get, .head]),
             (String(WebAssets.scriptPath.dropFirst()), [.get, .head]), (String(WebAssets.manifestPath.dropFirst()), [.get, .head]),
             (String(AppIcon.path(size: 192).dropFirst()), [.get, .head]), (String(AppIcon.path(size: 512).dropFirst()), [.get, .head]),
-            ("signin", [.get, .post]), ("", [.get, .head]),
+            (String(WebAssets.serviceWorkerPath.dropFirst()), [.get]), ("signin", [.get, .post]), ("", [.get, .head]),
             ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]), ("web/events", [.get]),
         ]
         for (path, allowed) in served {
@@ -170,6 +174,9 @@ struct PageRoutes: Sendable {
         events.end { $0.token == user.token }
         var response = Response(status: .seeOther, headers: [.location: "/"])
         response.headers[.setCookie] = cookies.clear
+        // What the browser kept of this session (the screens the service worker keeps, the
+        // worker itself, the HTTP cache) goes with it.
+        response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
         return response
     }
 

@@ -30,6 +30,65 @@ enum WebAssets {
         "icons":[\(AppIcon.sizes.map { #"{"src":"\#(AppIcon.path(size: $0))","sizes":"\#($0)x\#($0)","type":"image/png","purpose":"any maskable"}"# }.joined(separator: ","))]}
         """
 
+    /// The service worker's address: at the root, so that its scope is the whole page.
+    static let serviceWorkerPath = "/sw.js"
+    /// The service worker (hand-written, no build step): the page's shell (stylesheet, script,
+    /// manifest, icons) kept at install; each screen the browser opens kept as it arrives, the
+    /// last search besides, and shown, marked offline, when the network does not answer within
+    /// 4 s. Changes (hearts, sign-in, sign-out), the event stream and other origins pass by.
+    /// Signing out clears all of it (`Clear-Site-Data`). Its text names the fingerprinted
+    /// assets, so a new stylesheet or script is a new worker, which drops the old shell.
+    static let serviceWorker = """
+        "use strict";
+        const SHELL = "fa-shell-\(fingerprint(of: stylesheetPath + scriptPath))";
+        const PAGES = "fa-pages";
+        const ASSETS = [\([stylesheetPath, scriptPath, manifestPath] .map { "\"\($0)\"" }.joined(separator: ", ")), \(AppIcon.sizes.map { "\"\(AppIcon.path(size: $0))\"" }.joined(separator: ", "))];
+        const LAST_SEARCH = "/?last-search";
+        self.addEventListener("install", function (event) {
+          event.waitUntil(caches.open(SHELL).then(function (cache) { return cache.addAll(ASSETS); }).then(function () { return self.skipWaiting(); }));
+        });
+        self.addEventListener("activate", function (event) {
+          event.waitUntil(caches.keys().then(function (keys) {
+            return Promise.all(keys.filter(function (key) { return key.indexOf("fa-shell-") === 0 && key !== SHELL; }).map(function (key) { return caches.delete(key); }));
+          }).then(function () { return self.clients.claim(); }));
+        });
+        function within(milliseconds, promise) {
+          return Promise.race([promise, new Promise(function (_, reject) { setTimeout(function () { reject(new Error("no answer")); }, milliseconds); })]);
+        }
+        async function offline(request, url) {
+          const pages = await caches.open(PAGES);
+          const kept = await pages.match(request) || (url.pathname === "/" ? await pages.match(LAST_SEARCH) : undefined);
+          if (!kept) {
+            return new Response("<!doctype html><html lang=\\"ja\\"><meta charset=\\"utf-8\\"><title>Offline · FavoriteArchive</title><h1>Offline</h1><p>This page was not kept on this device. It opens again once the network is back.</p>",
+              { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+          }
+          const html = (await kept.text()).replace('id="sync-state" data-state="page"', 'id="sync-state" data-state="offline"');
+          return new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+        }
+        async function page(request, url) {
+          try {
+            const answer = await within(4000, fetch(request));
+            if (answer.ok && (answer.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
+              const pages = await caches.open(PAGES);
+              await pages.put(request, answer.clone());
+              if (url.pathname === "/") await pages.put(LAST_SEARCH, answer.clone());
+            }
+            return answer;
+          } catch (error) {
+            return offline(request, url);
+          }
+        }
+        self.addEventListener("fetch", function (event) {
+          const request = event.request, url = new URL(request.url);
+          if (request.method !== "GET" || url.origin !== self.location.origin) return;
+          if (request.mode === "navigate" && (url.pathname === "/" || url.pathname === "/favorites")) {
+            event.respondWith(page(request, url));
+          } else if (ASSETS.indexOf(url.pathname) >= 0) {
+            event.respondWith(caches.match(request).then(function (kept) { return kept || fetch(request); }));
+          }
+        });
+        """
+
     /// The first 12 hexadecimal digits of `text`'s SHA-256.
     static func fingerprint(of text: String) -> String {
         SHA256.hash(data: Array(text.utf8)).prefix(6).map { byte in
@@ -187,6 +246,9 @@ enum WebAssets {
           }
 
           markMissingPhotos(document);
+
+          // The service worker: the screens seen stay readable offline (docs/WEB.md, "Offline").
+          if (body.dataset.csrf && navigator.serviceWorker) navigator.serviceWorker.register("/sw.js");
         })();
         """#
 }
