@@ -63,6 +63,17 @@ struct PageWireTests {
         #expect(!page.contains(#"href="/web/app.css""#) && !page.contains(#"src="/web/app.js""#), "the page names the assets' plain addresses")
     }
 
+    @Test func aSessionThatEndedElsewhereClearsWhatTheBrowserKept() throws {
+        let server = try ServiceProcess()
+        _ = try server.addUser("alice")
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        #expect(try browser.get("/").header("Clear-Site-Data") == nil, "a live session keeps what the browser kept")
+        #expect(try server.admin(["devices", "revoke", "alice", "phone"]).status == 0)
+        let answer = try browser.get("/favorites")
+        #expect(answer.text.contains("Not signed in"))
+        #expect(answer.header("Clear-Site-Data") == #""cache", "storage""#, "the revoked session's screens stay in the browser")
+    }
+
     @Test func theEventStreamIsNeitherCompressedNorHeld() throws {
         let server = try ServiceProcess()
         _ = try server.addUser("alice")

@@ -116,13 +116,13 @@ struct PageRoutes: Sendable {
         routes.get("web/events") { request, context in
             try stream(for: try requireSession(request, context: context).user, request: request)
         }
-        let served: [(String, [HTTPRequest.Method])] = [
+        var served: [(String, [HTTPRequest.Method])] = [
             ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), (String(WebAssets.stylesheetPath.dropFirst()), [.get, .head]),
             (String(WebAssets.scriptPath.dropFirst()), [.get, .head]), (String(WebAssets.manifestPath.dropFirst()), [.get, .head]),
-            (String(AppIcon.path(size: 192).dropFirst()), [.get, .head]), (String(AppIcon.path(size: 512).dropFirst()), [.get, .head]),
             (String(WebAssets.serviceWorkerPath.dropFirst()), [.get]), ("signin", [.get, .post]), ("", [.get, .head]),
             ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]), ("web/events", [.get]),
         ]
+        for size in AppIcon.sizes { served.append((String(AppIcon.path(size: size).dropFirst()), [.get, .head])) }
         for (path, allowed) in served {
             routes.refuse(RouterPath(path), allowing: allowed) { method, allowed in
                 WebRefusal(.methodNotAllowed, "Not allowed", "\(method.rawValue) is not served at this address.", allow: allowed.map(\.rawValue).joined(separator: ", "))
@@ -138,7 +138,12 @@ struct PageRoutes: Sendable {
                 "title": "Not signed in",
                 "text": "Open the sign-in link for this browser: on the server, archive-server devices link USER LABEL prints one (it works once, for 10 minutes).",
             ], status: .ok)
-            if request.cookies[WebSession.cookieName] != nil { page.headers[.setCookie] = cookies.clear }
+            // A session that ended elsewhere (revoked, its user removed): its cookie goes, and
+            // so does what the browser kept of it (the screens its service worker kept).
+            if request.cookies[WebSession.cookieName] != nil {
+                page.headers[.setCookie] = cookies.clear
+                page.headers[Self.clearSiteData] = Self.clearEverything
+            }
             return page
         }
         let query = try Self.query(of: request)
@@ -176,7 +181,7 @@ struct PageRoutes: Sendable {
         response.headers[.setCookie] = cookies.clear
         // What the browser kept of this session (the screens the service worker keeps, the
         // worker itself, the HTTP cache) goes with it.
-        response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
+        response.headers[Self.clearSiteData] = Self.clearEverything
         return response
     }
 
@@ -459,6 +464,12 @@ struct PageRoutes: Sendable {
     }
 
     // MARK: - Answers
+
+    /// `Clear-Site-Data`: the browser drops what it kept of this origin.
+    static let clearSiteData = HTTPField.Name("Clear-Site-Data")!
+    /// Its value on a sign-out or a session that ended: the HTTP cache and every store of the
+    /// origin (Cache Storage, where the service worker keeps the screens; the worker itself).
+    static let clearEverything = #""cache", "storage""#
 
     private static func asset(_ text: String, type: String, cache: String) -> Response {
         Response(status: .ok, headers: [.contentType: type, .cacheControl: cache], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
