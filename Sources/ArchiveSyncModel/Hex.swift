@@ -30,7 +30,9 @@ package enum Hex {
         return bytes
     }
 
-    private static func nibble(_ digit: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit of either case, `nil` for any other byte (the
+    /// decoding of ``decode(_:)``, and of the JSON readers' `\uXXXX` escapes).
+    package static func nibble(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10

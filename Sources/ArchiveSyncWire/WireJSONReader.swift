@@ -1,3 +1,5 @@
+import ArchiveSyncModel
+
 /// A strict reader of the JSON the sync wire carries, over bytes in memory: objects, arrays,
 /// strings, plain integers, booleans and null, as ``WireJSON``'s fast decoding reads them.
 ///
@@ -179,14 +181,7 @@ package struct WireJSONReader {
         guard bytes.count - position >= 4 else { return nil }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = Hex.nibble(bytes[position]) else { return nil }
             value = value << 4 | UInt32(digit)
             position += 1
         }

@@ -308,14 +308,8 @@ public struct FavoritesJSONReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = try reader.next() else { throw syntax("the file ends inside a \\u escape in record \(index)") }
-            let digit: UInt32
-            switch byte {
-            case 48...57: digit = UInt32(byte - 48)
-            case 65...70: digit = UInt32(byte - 55)
-            case 97...102: digit = UInt32(byte - 87)
-            default: throw syntax("invalid \\u escape in record \(index)")
-            }
-            value = value << 4 | digit
+            guard let digit = Hex.nibble(byte) else { throw syntax("invalid \\u escape in record \(index)") }
+            value = value << 4 | UInt32(digit)
         }
         return value
     }

@@ -148,16 +148,26 @@ struct CLISyncTests {
         }
         #expect(landedInside, "no kill landed inside the transaction that writes the other side")
         var sawNeither = false, sawBoth = false
-        for delay in [0, 20, 60, 120, 250, 500] {
+        // Where in the sync each kill lands, spread over its run by how far it has written, not
+        // by a clock: at once, then once either side's log has grown so far (the invariant below
+        // must hold wherever it lands; with each side committed page by page it failed).
+        let points: [(log: String, bytes: Int)?] = [nil] + [cli.database, other].flatMap { database in
+            [4 << 10, 64 << 10, 512 << 10].map { (log: database + "-wal", bytes: $0) }
+        }
+        for point in points {
             let child = try ChildProcess(CLI.executable.path, ["sync", other, "--database", cli.database], environment: cli.environment())
-            // Not a wait: where in the sync the kill lands, spread over its run (the invariant
-            // below must hold wherever it lands; with each side committed page by page it failed).
-            usleep(useconds_t(delay * 1_000))
+            if let point {
+                _ = Deadline.poll(within: .seconds(120)) {
+                    var info = stat()
+                    return child.hasExited || (stat(point.log, &info) == 0 && info.st_size >= point.bytes)
+                }
+            }
             child.signal(SIGKILL)
             child.wait()
+            let killed = point.map { "killed once \($0.log) reached \($0.bytes) bytes" } ?? "killed at once"
             let here = try storedCount(cli.database), there = try storedCount(other)
-            #expect([count, count + 1].contains(here), "killed after \(delay) ms: this side holds \(here)")
-            #expect([1, count + 1].contains(there), "killed after \(delay) ms: the other holds \(there)")
+            #expect([count, count + 1].contains(here), "\(killed): this side holds \(here)")
+            #expect([1, count + 1].contains(there), "\(killed): the other holds \(there)")
             if there == 1 { sawNeither = true } else { sawBoth = true }
         }
         let final = try sync()

@@ -8,6 +8,8 @@ import NIOCore
 struct ContractRoutes: Sendable {
     /// The document's path.
     static let path = "v1/openapi.yaml"
+    /// The document's bytes, made once (every answer shares them).
+    static let document = ByteBuffer(string: openAPIDocumentText)
 
     /// The route.
     func collection() -> RouteCollection<ServiceRequestContext> {
@@ -15,7 +17,7 @@ struct ContractRoutes: Sendable {
         let document: @Sendable (Request, ServiceRequestContext) async throws -> Response = { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/yaml; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: openAPIDocumentText)))
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: Self.document))
         }
         routes.get(RouterPath(Self.path), use: document)
         routes.head(RouterPath(Self.path), use: document)

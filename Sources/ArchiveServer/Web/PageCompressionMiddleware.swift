@@ -2,6 +2,7 @@ import CompressNIO
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import Synchronization
 
 /// The page's answers (its HTML, stylesheet and script) gzip-compressed when the browser
 /// says it takes gzip (`Accept-Encoding`), with `Vary: Accept-Encoding` so that a cache
@@ -24,21 +25,28 @@ struct PageCompressionMiddleware: RouterMiddleware {
               let length = response.body.contentLength, length >= Self.minimumBytes
         else { return response }
         let collected = Collected()
-        try await response.body.write(collected.writer())
-        var body = collected.buffer
-        let compressed = try body.compress(with: .gzip())
+        try await response.body.write(Collected.Writer(owner: collected))
         response.headers[.contentEncoding] = "gzip"
         response.headers[.contentLength] = nil
-        response.body = ResponseBody(byteBuffer: compressed)
+        response.body = ResponseBody(byteBuffer: try Self.gzip(collected.buffer.withLock { $0 }))
         return response
+    }
+
+    /// `buffer`'s bytes gzip-compressed.
+    static func gzip(_ buffer: ByteBuffer) throws -> ByteBuffer {
+        var buffer = buffer
+        return try buffer.compress(with: .gzip())
     }
 
     /// Whether an `Accept-Encoding` value takes gzip: `gzip` or `*` listed with a weight
     /// other than 0 (RFC 9110, 12.5.3; any case, spaces around the parts).
     static func acceptsGzip(_ value: String) -> Bool {
+        // Optional whitespace around a part: spaces and tabs (RFC 9110, 5.6.3).
         func trimmed(_ text: Substring) -> Substring {
-            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-            return text.drop(while: blank).reversed().drop(while: blank).reversed().reduce(into: "") { $0.append($1) }
+            var text = text
+            while text.first == " " || text.first == "\t" { text.removeFirst() }
+            while text.last == " " || text.last == "\t" { text.removeLast() }
+            return text
         }
         var weights: [String: Bool] = [:]
         for item in value.split(separator: ",") {
@@ -53,18 +61,15 @@ struct PageCompressionMiddleware: RouterMiddleware {
         return weights["gzip"] ?? weights["x-gzip"] ?? weights["*"] ?? false
     }
 
-    /// An answer's body, written into memory.
-    final class Collected: @unchecked Sendable {
-        // @unchecked Sendable: written by the one body write the middleware awaits, read after it.
-        var buffer = ByteBuffer()
-
-        func writer() -> Writer { Writer(owner: self) }
+    /// An answer's body, written into memory (a `Mutex`: the writer may run on another task).
+    final class Collected: Sendable {
+        let buffer = Mutex(ByteBuffer())
 
         struct Writer: ResponseBodyWriter {
             let owner: Collected
             mutating func write(_ buffer: ByteBuffer) async throws {
                 var buffer = buffer
-                owner.buffer.writeBuffer(&buffer)
+                owner.buffer.withLock { _ = $0.writeBuffer(&buffer) }
             }
             consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
         }

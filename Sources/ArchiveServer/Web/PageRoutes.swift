@@ -54,27 +54,21 @@ struct PageRoutes: Sendable {
         routes.add(middleware: PageCompressionMiddleware())
         routes.add(middleware: PageErrorMiddleware(pages: pages, cookies: cookies, logger: logger))
         routes.add(middleware: SessionAuthenticator(backend: backend))
-        // Each asset at its fingerprinted address, kept for ever, and at its plain one, never kept.
-        let assets = [
-            (WebAssets.stylesheetPath, "web/app.css", WebAssets.stylesheet, "text/css; charset=utf-8"),
-            (WebAssets.scriptPath, "web/app.js", WebAssets.script, "text/javascript; charset=utf-8"),
+        // Each asset at its fingerprinted address, kept for ever, and at its plain one, never
+        // kept; the manifest and the service worker, never kept (a new worker must be seen).
+        let served = [
+            (WebAssets.stylesheetPath, StaticAsset(WebAssets.stylesheet, type: "text/css; charset=utf-8", cache: WebAssets.immutable)),
+            ("/web/app.css", StaticAsset(WebAssets.stylesheet, type: "text/css; charset=utf-8", cache: "no-cache")),
+            (WebAssets.scriptPath, StaticAsset(WebAssets.script, type: "text/javascript; charset=utf-8", cache: WebAssets.immutable)),
+            ("/web/app.js", StaticAsset(WebAssets.script, type: "text/javascript; charset=utf-8", cache: "no-cache")),
+            (WebAssets.manifestPath, StaticAsset(WebAssets.manifest, type: "application/manifest+json", cache: "no-cache")),
+            (WebAssets.serviceWorkerPath, StaticAsset(WebAssets.serviceWorker, type: "text/javascript; charset=utf-8", cache: "no-cache")),
         ]
-        for (fingerprinted, plain, text, type) in assets {
-            let kept: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(text, type: type, cache: WebAssets.immutable) }
-            let fresh: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in Self.asset(text, type: type, cache: "no-cache") }
-            let path = RouterPath(String(fingerprinted.dropFirst()))
-            routes.get(path, use: kept).head(path, use: kept)
-            routes.get(RouterPath(plain), use: fresh).head(RouterPath(plain), use: fresh)
+        for (address, asset) in served {
+            let answer: @Sendable (Request, ServiceRequestContext) -> Response = { request, _ in asset.response(to: request) }
+            let path = RouterPath(String(address.dropFirst()))
+            routes.get(path, use: answer).head(path, use: answer)
         }
-        // The web app manifest and its icons: what makes the page an app a phone installs.
-        let manifest: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in
-            Self.asset(WebAssets.manifest, type: "application/manifest+json", cache: "no-cache")
-        }
-        routes.get(RouterPath(String(WebAssets.manifestPath.dropFirst())), use: manifest).head(RouterPath(String(WebAssets.manifestPath.dropFirst())), use: manifest)
-        let worker: @Sendable (Request, ServiceRequestContext) -> Response = { _, _ in
-            Self.asset(WebAssets.serviceWorker, type: "text/javascript; charset=utf-8", cache: "no-cache")
-        }
-        routes.get(RouterPath(String(WebAssets.serviceWorkerPath.dropFirst())), use: worker)
         for size in AppIcon.sizes {
             let icon: @Sendable (Request, ServiceRequestContext) throws -> Response = { _, _ in
                 guard let png = AppIcon.files[size] else { throw WebRefusal(.internalServerError, "No icon", "The icon could not be drawn.") }
@@ -116,14 +110,12 @@ struct PageRoutes: Sendable {
         routes.get("web/events") { request, context in
             try stream(for: try requireSession(request, context: context).user, request: request)
         }
-        var served: [(String, [HTTPRequest.Method])] = [
-            ("web/app.css", [.get, .head]), ("web/app.js", [.get, .head]), (String(WebAssets.stylesheetPath.dropFirst()), [.get, .head]),
-            (String(WebAssets.scriptPath.dropFirst()), [.get, .head]), (String(WebAssets.manifestPath.dropFirst()), [.get, .head]),
-            (String(WebAssets.serviceWorkerPath.dropFirst()), [.get]), ("signin", [.get, .post]), ("", [.get, .head]),
-            ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]), ("web/events", [.get]),
+        var methods: [(String, [HTTPRequest.Method])] = [
+            ("signin", [.get, .post]), ("", [.get, .head]), ("favorites", [.get, .head]), ("web/heart", [.post]), ("web/signout", [.post]),
+            ("web/events", [.get]),
         ]
-        for size in AppIcon.sizes { served.append((String(AppIcon.path(size: size).dropFirst()), [.get, .head])) }
-        for (path, allowed) in served {
+        for address in served.map(\.0) + AppIcon.sizes.map(AppIcon.path(size:)) { methods.append((String(address.dropFirst()), [.get, .head])) }
+        for (path, allowed) in methods {
             routes.refuse(RouterPath(path), allowing: allowed) { method, allowed in
                 WebRefusal(.methodNotAllowed, "Not allowed", "\(method.rawValue) is not served at this address.", allow: allowed.map(\.rawValue).joined(separator: ", "))
             }
@@ -470,10 +462,6 @@ struct PageRoutes: Sendable {
     /// Its value on a sign-out or a session that ended: the HTTP cache and every store of the
     /// origin (Cache Storage, where the service worker keeps the screens; the worker itself).
     static let clearEverything = #""cache", "storage""#
-
-    private static func asset(_ text: String, type: String, cache: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: cache], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
 
     /// `/` with the search's query.
     static func searchPath(keyword: String, category: String) -> String {

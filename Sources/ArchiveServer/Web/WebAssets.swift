@@ -1,3 +1,4 @@
+import ArchiveSyncModel
 import Crypto
 
 /// The page's stylesheet and its one script, compiled into the binary and served from
@@ -91,10 +92,7 @@ enum WebAssets {
 
     /// The first 12 hexadecimal digits of `text`'s SHA-256.
     static func fingerprint(of text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).prefix(6).map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
+        Hex.encode(Array(SHA256.hash(data: Array(text.utf8)).prefix(6)))
     }
 
     static let stylesheet = #"""

@@ -44,6 +44,7 @@ public enum WebTemplates {
         <a href="/"{{#onSearch}} aria-current="page"{{/onSearch}}>Search</a>
         <a href="/favorites"{{#onFavorites}} aria-current="page"{{/onFavorites}}>Favorites</a>
         </nav>
+        {{! The service worker marks a screen it kept as offline by rewriting id="sync-state" data-state="page" (WebAssets.serviceWorker). }}
         <p class="sync" id="sync" role="status" aria-live="polite"><span class="who">{{device}} · {{user}}</span> <span id="sync-state" data-state="page">{{#lastSync}}last sync <time datetime="{{iso}}">{{shown}}</time>{{/lastSync}}{{^lastSync}}no sync yet{{/lastSync}}</span></p>
         <form class="signout" method="post" action="/web/signout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out</button></form>
         {{/session}}
