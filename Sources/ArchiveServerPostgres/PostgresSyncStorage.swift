@@ -80,7 +80,8 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
 
     /// Connects once on a connection of its own (so that an unreachable PostgreSQL, a
     /// wrong password or a missing database is said at once), then applies the missing
-    /// migrations (``PostgresMigrations``).
+    /// migrations (``PostgresMigrations``), again if PostgreSQL goes out of reach meanwhile
+    /// (for at most ``migrationRetryLimit``).
     public func migrate() async throws {
         do {
             let connection = try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 0, logger: logger)
@@ -102,8 +103,26 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             let failure = PostgresConnectFailure(error, connecting: location.connectionConfiguration)
             throw PostgresStorageError.cannotConnect(location: location.description, reason: failure.reason, advice: failure.advice)
         }
-        try await PostgresMigrations.migrate(client, location: location.description, logger: logger)
+        // PostgreSQL answered a moment ago: a connection lost now (a balancer taking a node
+        // out, a failover, a pooler restarting) is tried again, the migrations being one
+        // transaction, rather than ending a start that systemd or a rolling restart began.
+        var wait = Duration.milliseconds(250)
+        let giveUp = ContinuousClock.now + Self.migrationRetryLimit
+        while true {
+            do {
+                try await PostgresMigrations.migrate(client, location: location.description, logger: logger)
+                return
+            } catch ServerStorageError.unavailable(let reason) where ContinuousClock.now + wait < giveUp {
+                logger.warning("\(reason); migrating again in \(wait)")
+                try await Task.sleep(for: wait)
+                wait = min(wait * 2, .seconds(2))
+            }
+        }
     }
+
+    /// How long ``migrate()`` keeps trying again after PostgreSQL, reached once, went out of
+    /// reach while migrating (after that, the start fails with what it said last).
+    static let migrationRetryLimit = Duration.seconds(30)
 
     /// Runs `body` with storage on `location` (at most `maximumConnections` connections),
     /// its pool running and its schema migrated; the pool stops when `body` returns.
