@@ -3,7 +3,8 @@
 #
 #   Benchmarks/run.sh            full run: N = 10,000, 100,000 and 1,000,000, the whole-process
 #                                rows (process.sh, hyperfine), and the sync service under load
-#                                (load/run.sh: wrk beside pgbench); writes ../BENCHMARKS.md
+#                                (load/run.sh: wrk beside pgbench), the web page on a slow phone
+#                                (web/page_timings.py: chromium); writes ../BENCHMARKS.md
 #   Benchmarks/run.sh --smoke    CI: N = 1,000, a few iterations, everything built in debug;
 #                                checks that everything runs, not what it measures
 #   Benchmarks/run.sh --smoke-build
@@ -77,6 +78,9 @@ if [[ $mode == smoke ]]; then
   # The load harness on a few users for a second a run (ARCHIVE_SERVER_BINARY: CI's debug build).
   step load
   bash load/run.sh --smoke
+  # The page on a slow phone, one open a configuration (chromium, as BrowserTests has it).
+  step web
+  /usr/bin/python3 web/page_timings.py "${ARCHIVE_SERVER_BINARY:?the smoke run times CI's archive-server}" --smoke > /dev/null
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
 else
   swift build -c release --product archive
@@ -85,5 +89,8 @@ else
   echo "wrote BENCHMARKS.md"
   step load
   bash load/run.sh
+  step web
+  (cd .. && swift build -c release --product archive-server >/dev/null)
+  /usr/bin/python3 web/page_timings.py "${ARCHIVE_SERVER_BINARY:-$(cd .. && swift build -c release --show-bin-path)/archive-server}" --into ../BENCHMARKS.md
 fi
 step ""

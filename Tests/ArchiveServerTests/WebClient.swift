@@ -65,6 +65,12 @@ struct WebClient {
         return stored
     }
 
+    /// Sends a heart of dish `id` as the page's script does with one it kept: made at `made`
+    /// and sent at `sent` (Unix milliseconds of the browser's clock), and returns the answer.
+    func heart(_ id: Int, keep: Bool, made: Int64, sent: Int64) throws -> RawHTTPConnection.Response {
+        try post("/web/heart", "csrf=\(csrf)&id=\(id)&keep=\(keep ? 1 : 0)&made=\(made)&sent=\(sent)", headers: ["Accept: application/json"])
+    }
+
     /// The dish IDs a page shows, and which of them are hearted.
     static func cards(in html: String) -> [(id: Int, stored: Bool)] {
         html.components(separatedBy: "<li class=\"card\" data-id=\"").dropFirst().compactMap { part in

@@ -3,6 +3,7 @@ import ArchiveServerStorage
 import ArchiveServer
 import ArchiveServerPostgres
 import ArchiveStorage
+import ArchiveSyncModel
 import ArchiveSyncWire
 import Foundation
 import Logging
@@ -329,6 +330,59 @@ struct WebPageTests {
         #expect(!answer.text.contains(server.database) && !answer.text.contains("SQLITE") && !answer.text.contains("locked"))
         // Once the lock is gone, the same heart lands.
         #expect(try browser.heart(17, keep: true))
+    }
+
+    @Test("a heart kept offline merges at the time it was made, both ways and in either order of arrival; its times are checked", arguments: ServiceBackend.allCases)
+    func aLateHeartMergesByTheTimeItWasMade(backend: ServiceBackend) throws {
+        let server = try ServiceProcess(backend)
+        let tokens = try server.addUserWithDevices("alice")
+        let browser = try WebClient.signedIn(server, user: "alice", label: "phone")
+        let device = Changes.device(7)
+        let token = try tokens(device)
+        let now = Int64((Date().timeIntervalSince1970 * 1_000).rounded())
+        let minute: Int64 = 60_000
+        func push(_ change: FavoriteChange) throws {
+            #expect(try server.push([change], device: device, token: token).status == 200)
+        }
+        /// The stored state the heart answered (made a minute before it was sent; the
+        /// browser's clock an hour ahead of the server's, which the pair cancels).
+        func lateHeart(_ id: Int, keep: Bool) throws -> Bool {
+            let ahead: Int64 = 60 * minute
+            let answer = try browser.heart(id, keep: keep, made: now + ahead - minute, sent: now + ahead)
+            let object = try answer.json() as? [String: Any]
+            return try #require(object?["stored"] as? Bool, "\(answer.status): \(answer.text)")
+        }
+        // The device's change arrives first.
+        try push(Changes.stored(41, at: now - 10_000, by: device))  // made after the heart
+        try push(Changes.stored(44, at: now - 2 * minute, by: device))  // made before it
+        #expect(try lateHeart(41, keep: false), "a change made after the offline heart wins")
+        #expect(try !lateHeart(44, keep: false), "a change made before the offline heart loses")
+        // The heart arrives first; the device's change after it.
+        #expect(try lateHeart(45, keep: true))
+        #expect(try lateHeart(46, keep: true))
+        try push(Changes.removed(45, at: now - 2 * minute, by: device))  // made before the heart: loses
+        try push(Changes.removed(46, at: now - 10_000, by: device))  // made after it: wins
+        // The same late heart sent again (its answer lost) changes nothing.
+        #expect(try !lateHeart(44, keep: false))
+        let held = try #require(server.pull(device: Changes.device(8), token: try tokens(Changes.device(8))).1)
+        var stored: [Int: Bool] = [:]
+        for change in held.changes { stored[change.id] = change.favorite != nil }
+        #expect(stored == [41: true, 44: false, 45: true, 46: false], "\(stored)")
+        #expect(Set(WebClient.cards(in: try browser.get("/favorites").text).map(\.id)) == [45, 41])
+        // A heart sent as it was made (the page online) still wins over what the page showed.
+        try push(Changes.stored(47, at: now + 5_000, by: device))
+        let prompt = try browser.heart(47, keep: false, made: now, sent: now)
+        #expect((try prompt.json() as? [String: Any])?["stored"] as? Bool == false, "\(prompt.text)")
+        // Times that cannot be: refused, nothing stored.
+        let day: Int64 = 24 * 60 * minute
+        let tooOld = try browser.heart(48, keep: true, made: now - 31 * day, sent: now)
+        #expect(tooOld.status == 422 && tooOld.text.contains("more than 30"), "\(tooOld.status) \(tooOld.text.prefix(300))")
+        #expect(try browser.heart(48, keep: true, made: now - 29 * day, sent: now).status == 200, "29 days old is taken")
+        for fields in ["made=\(now)", "sent=\(now)", "made=\(now + 1)&sent=\(now)", "made=x&sent=\(now)", "made=-5&sent=0", "made=1&sent=99999999999999999999"] {
+            let answer = try browser.post("/web/heart", "csrf=\(browser.csrf)&id=49&keep=1&\(fields)", headers: ["Accept: application/json"])
+            #expect(answer.status == 400, "\(fields): \(answer.status)")
+        }
+        #expect(!WebClient.cards(in: try browser.get("/favorites").text).map(\.id).contains(49))
     }
 
     @Test("signing out ends the session: its cookie is cleared and its token stops working")

@@ -328,24 +328,37 @@ struct PageRoutes: Sendable {
             throw WebRefusal(.badRequest, "Not a heart", "A heart names a dish (id) and whether to keep it (keep=1 or 0).")
         }
         let keep = keepText == "1"
+        let time = try HeartTime(form: form)
         let backend = self.backend, user = session.user
         let held = try await context.storageDeadline.run("reading a favorite") { try await backend.held([id], of: user) }
         let current = held.changes[id]
         var isStored = Self.isStored(current)
-        if keep != isStored {
+        // A heart of the script carries its time: it is a change made then, whatever the
+        // dish's state now, and merges by that time (a change made later elsewhere wins, even
+        // one that arrived first). A form posted without the script is made now, and changes
+        // nothing when the dish already is as asked.
+        if time != nil || keep != isStored {
+            let now = wallClock()
+            let made = time?.made(now: now) ?? now
             let state: FavoriteChange.State
             if keep {
                 guard let dish = try? await catalog.getArchiveEntity(id: id) else {
                     throw WebRefusal(.notFound, "No such dish", "The catalog has no dish \(id).")
                 }
-                state = .stored(dish.favorite(storedAtMilliseconds: wallClock()))
+                state = .stored(dish.favorite(storedAtMilliseconds: made))
             } else {
                 state = .removed
             }
-            // Later than what the user holds for the dish, so it wins the merge unless a
-            // device's change lands first with a later stamp (then that one holds).
-            let time = HybridTimestamp.next(after: current?.stamp.time ?? HybridTimestamp(rawValue: 0), wallClock: wallClock())
-            let change = FavoriteChange(id: id, stamp: ChangeStamp(time: time, device: session.device), state: state)
+            // Stamped at the time it was made; after what the user holds for the dish when that
+            // is stamped ahead of the server's clock (a device whose clock is ahead: the page
+            // showed its change, and the tap answers it) or when the heart is made now.
+            let stamp: HybridTimestamp
+            if let held = current?.stamp.time, time == nil || held >= HybridTimestamp(milliseconds: now) {
+                stamp = HybridTimestamp.next(after: held, wallClock: made)
+            } else {
+                stamp = HybridTimestamp(milliseconds: made)
+            }
+            let change = FavoriteChange(id: id, stamp: ChangeStamp(time: stamp, device: session.device), state: state)
             let seen = held.position
             let answer = try await context.storageDeadline.run("applying a heart of \(user.name)") {
                 let answer = try await backend.push([change], from: session.device, through: 0, seen: seen, for: user)

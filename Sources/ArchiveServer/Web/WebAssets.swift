@@ -7,7 +7,8 @@ import Crypto
 ///
 /// The script is written by hand, with no build step (this project's machines reach
 /// Debian's packages and PyPI only, no npm): it searches as the user pauses, toggles hearts
-/// without reloading, replaces photos that do not load, and listens to the event stream.
+/// without reloading (each kept in IndexedDB until the server took it, docs/WEB.md "Hearts
+/// made offline"), replaces photos that do not load, and listens to the event stream.
 /// Without it the page still works: the search form submits, each heart is a form.
 enum WebAssets {
     /// The stylesheet's address: `/web/app.FINGERPRINT.css`, its text's fingerprint in the
@@ -143,6 +144,13 @@ enum WebAssets {
         .heart button { transition: transform .15s ease, background-color .15s ease; }
         .heart button:active { transform: scale(.9); }
         .heart button:disabled { opacity: .5; }
+        .heart button[data-pending="true"] { border-style: dashed; border-color: var(--accent); }
+        .unsent { max-width: 920px; margin: 10px auto 0; padding: 0 14px; }
+        .unsent h2 { font-size: 16px; margin: 6px 0 2px; }
+        .unsent ul { list-style: none; margin: 0; padding: 0; }
+        .unsent li { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; padding: 6px 0; border-top: 1px solid var(--line); }
+        .unsent li p { margin: 0; flex: 1 1 14em; overflow-wrap: anywhere; }
+        .waiting { margin: 0; color: var(--muted); font-size: 14px; }
         .more { text-align: center; }
         @media (max-width: 300px) {
           main, .bar { padding-left: 8px; padding-right: 8px; }
@@ -180,6 +188,7 @@ enum WebAssets {
             const state = document.getElementById("sync-state"), nextState = page.getElementById("sync-state");
             if (state && nextState) { state.innerHTML = nextState.innerHTML; }
             markMissingPhotos(document);
+            showKept();
           }
 
           // Search as the user pauses (300 ms after the last key).
@@ -197,27 +206,213 @@ enum WebAssets {
             });
           }
 
-          // Hearts toggle in place; the server answers the state that holds after the merge.
+          // Hearts (docs/WEB.md, "Offline"). Each tap is kept in the browser (IndexedDB) before
+          // it is sent, with the time it was made, so that a reload, a closed tab or a network
+          // gone loses none; it is sent with that time and the time of sending (their
+          // difference is its age, whatever the device's clock says), and merges on the server
+          // by the one rule at the time it was made. Sent, it is dropped and the button shows
+          // the state that holds; refused, it stays, shown as refused, until the user tries it
+          // again or dismisses it. One kept heart per dish: a later tap replaces an earlier one.
+          const HEARTS = "hearts";
+          const loaded = Date.now();
+          let database = null;
+          function hearts() {
+            if (!database) {
+              database = new Promise(function (resolve, reject) {
+                if (!window.indexedDB) { reject(new Error("no IndexedDB")); return; }
+                const opening = indexedDB.open("favorite-archive", 1);
+                opening.onupgradeneeded = function () { opening.result.createObjectStore(HEARTS, { keyPath: "id" }); };
+                opening.onsuccess = function () { resolve(opening.result); };
+                opening.onerror = function () { reject(opening.error); };
+              });
+              database.catch(function () { database = null; });
+            }
+            return database;
+          }
+          // Runs `work` on the store in one transaction; resolves once it committed (writes:
+          // durably, as far as the browser offers) with what `work` returned, read at the end.
+          async function kept(mode, work) {
+            const db = await hearts();
+            return new Promise(function (resolve, reject) {
+              const transaction = db.transaction(HEARTS, mode, mode === "readwrite" ? { durability: "strict" } : undefined);
+              const request = work(transaction.objectStore(HEARTS));
+              transaction.oncomplete = function () { resolve(request ? request.result : undefined); };
+              transaction.onerror = transaction.onabort = function () { reject(transaction.error); };
+            });
+          }
+          const keptHearts = function () { return kept("readonly", function (store) { return store.getAll(); }).then(function (all) { return all || []; }); };
+          // Replaces or drops the kept heart of `entry.id`, only if it is still `entry` (a tap made
+          // meanwhile is newer, and stays).
+          function settle(entry, replacement) {
+            return kept("readwrite", function (store) {
+              const reading = store.get(entry.id);
+              reading.onsuccess = function () {
+                if (!reading.result || reading.result.made !== entry.made) return;
+                if (replacement) store.put(replacement); else store.delete(entry.id);
+              };
+            });
+          }
+
+          // Every heart button of dish `id` on the page shows `stored`, and whether it waits.
+          function show(id, stored, waiting) {
+            document.querySelectorAll("form.heart").forEach(function (form) {
+              if (form.querySelector("input[name=id]").value !== String(id)) return;
+              const button = form.querySelector("button");
+              button.setAttribute("aria-pressed", stored ? "true" : "false");
+              form.querySelector("input[name=keep]").value = stored ? "0" : "1";
+              if (waiting) { button.dataset.pending = "true"; button.title = "Kept on this device, not sent yet"; }
+              else { delete button.dataset.pending; button.title = "Favorite"; }
+            });
+          }
+
+          // The kept hearts on the page: each waiting one on its button; the refused ones, and
+          // how many wait, in the #unsent region (texts as text: a dish name may hold markup).
+          async function showKept() {
+            const region = document.getElementById("unsent");
+            let entries;
+            try { entries = await keptHearts(); } catch (error) { return; }
+            entries.forEach(function (entry) { if (!entry.refused) show(entry.id, entry.keep, true); });
+            if (!region) return;
+            region.replaceChildren();
+            const waiting = entries.filter(function (entry) { return !entry.refused; }).length;
+            const refused = entries.filter(function (entry) { return entry.refused; });
+            region.hidden = waiting === 0 && refused.length === 0;
+            if (waiting > 0) {
+              const line = document.createElement("p");
+              line.className = "waiting";
+              line.textContent = waiting === 1 ? "1 heart is kept on this device until the network is back." : waiting + " hearts are kept on this device until the network is back.";
+              region.append(line);
+            }
+            if (refused.length === 0) return;
+            const title = document.createElement("h2");
+            title.textContent = "Not saved";
+            const list = document.createElement("ul");
+            refused.forEach(function (entry) {
+              const item = document.createElement("li");
+              item.className = "refused";
+              item.dataset.id = String(entry.id);
+              const text = document.createElement("p");
+              text.textContent = (entry.keep ? "Heart " : "Un-heart ") + (entry.name || "dish " + entry.id) + ": " + entry.refused;
+              const again = document.createElement("button");
+              again.type = "button";
+              again.className = "again";
+              again.textContent = "Try again";
+              // Tried again, it is a heart made now: the user still wants it.
+              again.addEventListener("click", async function () {
+                await settle(entry, { id: entry.id, keep: entry.keep, name: entry.name, made: Date.now(), refused: null });
+                await showKept();
+                send();
+              });
+              const dismiss = document.createElement("button");
+              dismiss.type = "button";
+              dismiss.className = "dismiss";
+              dismiss.textContent = "Dismiss";
+              dismiss.addEventListener("click", async function () { await settle(entry, null); await showKept(); });
+              item.append(text, again, dismiss);
+              list.append(item);
+            });
+            region.append(title, list);
+          }
+
+          // What a refusal's page says (its message), or its status.
+          async function reason(answer) {
+            try {
+              const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+              const message = page.querySelector(".message");
+              if (message && message.textContent.trim()) return message.textContent.trim();
+            } catch (error) { /* said by its status below */ }
+            return "refused by the server (" + answer.status + ")";
+          }
+
+          // Sends one kept heart: "sent", "refused" (kept, marked), or "wait" (no answer, or
+          // the server cannot take it now: tried again later).
+          async function sendOne(entry) {
+            const abort = new AbortController();
+            const timer = setTimeout(function () { abort.abort(); }, 8000);
+            let answer;
+            try {
+              answer = await fetch("/web/heart", {
+                method: "POST", credentials: "same-origin", signal: abort.signal,
+                headers: { "Accept": "application/json", "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" },
+                body: new URLSearchParams({ csrf: csrf, id: String(entry.id), keep: entry.keep ? "1" : "0", made: String(entry.made), sent: String(Date.now()) }).toString()
+              });
+            } catch (error) {
+              return "wait";
+            } finally {
+              clearTimeout(timer);
+            }
+            if (answer.ok) {
+              const state = await answer.json();
+              await settle(entry, null);
+              const newer = (await keptHearts()).some(function (other) { return other.id === entry.id; });
+              if (!newer) show(entry.id, state.stored, false);
+              return "sent";
+            }
+            if (answer.status >= 500 || answer.status === 429 || answer.status === 408) return "wait";
+            await settle(entry, Object.assign({}, entry, { refused: await reason(answer) }));
+            show(entry.id, !entry.keep, false);
+            return "refused";
+          }
+
+          // Sends every waiting heart, oldest first; without an answer, tries again after 2 s,
+          // then twice as long each time, up to a minute (and at once when the browser says
+          // it is online again, or the event stream opens). Offline, nothing is tried.
+          let sending = false, sendAgain = false, retry = null, retryWait = 2000, waited = false;
+          async function send() {
+            // A browser that knows it is offline is not asked: its "online" event sends them.
+            if (navigator.onLine === false) { showKept(); return; }
+            if (sending) { sendAgain = true; return; }
+            sending = true;
+            clearTimeout(retry);
+            try {
+              do {
+                sendAgain = false;
+                let entries;
+                try { entries = await keptHearts(); } catch (error) { return; }
+                entries = entries.filter(function (entry) { return !entry.refused; }).sort(function (a, b) { return a.made - b.made; });
+                let sent = 0;
+                for (const entry of entries) {
+                  const outcome = await sendOne(entry);
+                  if (outcome === "sent") sent += 1;
+                  if (outcome === "wait") {
+                    waited = true;
+                    retry = setTimeout(send, retryWait);
+                    retryWait = Math.min(retryWait * 2, 60000);
+                    return;
+                  }
+                }
+                retryWait = 2000;
+                // Hearts that waited went out: the page, drawn before, is read again (a dish
+                // whose heart lost to a later change shows it; one it did not list appears).
+                if (sent > 0 && (waited || entries.some(function (entry) { return entry.made < loaded; }))) {
+                  waited = false;
+                  refresh(location.pathname + location.search);
+                }
+              } while (sendAgain);
+            } finally {
+              sending = false;
+              showKept();
+            }
+          }
+          window.addEventListener("online", function () { retryWait = 2000; send(); });
+
           document.addEventListener("submit", async function (event) {
             const heart = event.target.closest("form.heart");
             if (!heart) return;
             event.preventDefault();
-            const button = heart.querySelector("button");
-            button.disabled = true;
+            const id = Number(heart.querySelector("input[name=id]").value);
+            const keep = heart.querySelector("input[name=keep]").value === "1";
+            const dish = heart.closest(".card") && heart.closest(".card").querySelector(".dish");
+            const entry = { id: id, keep: keep, name: dish ? dish.textContent.trim() : "", made: Date.now(), refused: null };
             try {
-              const answer = await fetch("/web/heart", {
-                method: "POST", credentials: "same-origin",
-                headers: { "Accept": "application/json", "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" },
-                body: new URLSearchParams(new FormData(heart)).toString()
-              });
-              if (answer.ok) {
-                const state = await answer.json();
-                button.setAttribute("aria-pressed", state.stored ? "true" : "false");
-                heart.querySelector("input[name=keep]").value = state.stored ? "0" : "1";
-              }
-            } finally {
-              button.disabled = false;
+              await kept("readwrite", function (store) { store.put(entry); });
+            } catch (error) {
+              // No IndexedDB here (a private window that refuses it): the form as it is.
+              heart.submit();
+              return;
             }
+            show(id, keep, true);
+            send();
           });
 
           // Live: another device's push moves the feed; read the page again.
@@ -227,11 +422,22 @@ enum WebAssets {
           // (429: too many pages open, 503) closes an EventSource for good, so the page
           // opens a new one itself, waiting 2 s, then twice as long each time, up to a minute.
           if (live && window.EventSource) {
-            let wait = 2000;
+            let wait = 2000, gap = false;
+            let current = null;
             const listen = function () {
               const events = new EventSource(live);
-              events.addEventListener("open", function () { wait = 2000; if (state) state.dataset.state = "live"; });
+              current = events;
+              // Open after a gap (the network gone, the server restarted, a refusal): what
+              // moved meanwhile was not heard, so the page is read again.
+              events.addEventListener("open", function () {
+                wait = 2000;
+                if (state) state.dataset.state = "live";
+                if (gap) refresh(location.pathname + location.search);
+                gap = false;
+                send();
+              });
               events.addEventListener("error", function () {
+                gap = true;
                 if (state) state.dataset.state = "offline";
                 if (events.readyState === EventSource.CLOSED) {
                   setTimeout(listen, wait);
@@ -241,9 +447,14 @@ enum WebAssets {
               events.addEventListener("feed", function () { refresh(location.pathname + location.search); });
             };
             listen();
+            // The browser's own word on the network: offline at once (an open stream may not
+            // notice for a while), live again with the stream.
+            window.addEventListener("offline", function () { if (state) state.dataset.state = "offline"; });
+            window.addEventListener("online", function () { if (state && current && current.readyState === EventSource.OPEN) state.dataset.state = "live"; });
           }
 
           markMissingPhotos(document);
+          if (csrf) showKept().then(send);
 
           // The service worker: the screens seen stay readable offline (docs/WEB.md, "Offline").
           if (body.dataset.csrf && navigator.serviceWorker) navigator.serviceWorker.register("/sw.js");

@@ -49,6 +49,8 @@ public enum WebTemplates {
         <form class="signout" method="post" action="/web/signout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out</button></form>
         {{/session}}
         </header>
+        {{! Filled by the script: hearts kept on this device, waiting or refused (WebAssets.script). }}
+        {{#session}}<section id="unsent" class="unsent" aria-label="Hearts not sent yet" hidden></section>{{/session}}
         """#
 
     static let foot = #"""
