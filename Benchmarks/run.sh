@@ -80,7 +80,7 @@ if [[ $mode == smoke ]]; then
   bash load/run.sh --smoke
   # The page on a slow phone, one open a configuration (chromium, as BrowserTests has it).
   step web
-  /usr/bin/python3 web/page_timings.py "${ARCHIVE_SERVER_BINARY:?the smoke run times CI's archive-server}" --smoke > /dev/null
+  /usr/bin/python3 web/page_timings.py "${ARCHIVE_SERVER_BINARY:?a smoke run times the archive-server it is given}" --smoke > /dev/null
   rm -rf "$FAVORITE_ARCHIVE_BENCH_DIR"
 else
   swift build -c release --product archive

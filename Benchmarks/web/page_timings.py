@@ -45,6 +45,12 @@ CPU_SLOWDOWN = 4
 SEARCH = "/?q=" + urllib.parse.quote("チーズ")
 
 
+def chromium_leftovers():
+    """The folders chromium makes in the temporary directory and leaves after it quits."""
+    directory = tempfile.gettempdir()
+    return {os.path.join(directory, name) for name in os.listdir(directory) if name.startswith("org.chromium.Chromium.")}
+
+
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -162,6 +168,7 @@ def main():
     subprocess.run([server, "users", "add", "alice", "--database", database], capture_output=True, text=True, check=True)
     process = subprocess.Popen([server, "--database", database, "--port", "0", "--log-level", "warning"], stdout=subprocess.PIPE, text=True)
     measured = []
+    before = chromium_leftovers()
     try:
         url = process.stdout.readline().strip()
         for name, plain in (("as served", False), ("plain", True)):
@@ -175,6 +182,8 @@ def main():
         process.terminate()
         process.wait()
         shutil.rmtree(directory, ignore_errors=True)
+        for folder in chromium_leftovers() - before:
+            shutil.rmtree(folder, ignore_errors=True)
     text = section(measured, rounds)
     if smoke or into is None:
         print(text)
