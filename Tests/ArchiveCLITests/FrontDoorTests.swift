@@ -541,12 +541,13 @@ struct FrontDoorTests {
         // A listening socket that never accepts: the connection is made, no answer comes.
         let listener = try LoopbackSocket(listening: true)
         let port = listener.port
-        let start = ContinuousClock.now
+        // No clock here (a busy machine is slow, not wrong): the wait ended by the CLI's own
+        // timer, which is what says "within 0.5 s", and the CLI exited by itself (the
+        // harness would kill it at its limit, an exit status of 137).
         let result = try cli.run(["search", "--api-url", "http://127.0.0.1:\(port)", "--timeout", "0.5"])
         #expect(result.status == 0, "offline-first: the (empty) favorites answer")
         #expect(result.stderr.contains("did not answer within 0.5 s"), "\(result.stderr)")
         #expect(result.stderr.contains("--timeout"))
-        #expect(ContinuousClock.now - start < .seconds(8))
     }
 
     // MARK: - 15. Damaged databases
