@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Announcing never waits: the user joins a set, and one task at a time sends what the set
 /// holds (`pg_notify`, after the push's commit, through the pool), so a burst of pushes is
-/// one statement, not one each. A payload is `INSTANCE USER,USER,…`; a listener skips its
+/// one statement, not one each; one that fails is sent again. A payload is `INSTANCE USER,USER,…`; a listener skips its
 /// own instance's (its streams were told at once). The listener reconnects after any loss
 /// (a restarted PostgreSQL, a failover, a cut connection, found within
 /// ``listenerPingInterval`` by a `SELECT 1`) and, once listening again, tells every stream
@@ -36,8 +36,15 @@ extension PostgresSyncStorage: FeedBroadcast {
         if start { Task { await self.flushAnnouncements() } }
     }
 
-    /// Sends what waits, until nothing does.
+    /// Sends what waits, until nothing does. An announcement that fails (its connection cut
+    /// under it, PostgreSQL gone a moment) is sent again, with the users announced since,
+    /// after 250 ms, then twice as long each time up to ``longestReconnectDelay``; after
+    /// ``announcementRetryLimit`` of failures it is given up (the other servers' listeners,
+    /// which lost PostgreSQL too if it is gone, tell their streams to read again when they
+    /// listen again).
     private func flushAnnouncements() async {
+        var delay: Duration = .milliseconds(250)
+        var failingSince: ContinuousClock.Instant?
         while true {
             let users: [Int64] = announcements.withLock { state in
                 let users = state.pending.sorted()
@@ -46,17 +53,36 @@ extension PostgresSyncStorage: FeedBroadcast {
                 return users
             }
             guard !users.isEmpty else { return }
+            var failure: (any Error)?
             for payload in Self.payloads(of: users, from: instance) {
                 do {
                     try await client.query("SELECT pg_notify(\(Self.feedChannel), \(payload))", logger: logger)
                 } catch {
-                    // The other servers' streams learn of it at their next event, or their
-                    // listener's next reconnect; this server's were told already.
-                    logger.warning("cannot tell the other servers that a feed moved: \(PostgresStorageError.wrapping(error, while: "announcing a feed move"))")
+                    failure = PostgresStorageError.wrapping(error, while: "announcing a feed move")
+                    break
                 }
             }
+            guard let failure else {
+                (delay, failingSince) = (.milliseconds(250), nil)
+                continue
+            }
+            let since = failingSince ?? .now
+            failingSince = since
+            guard ContinuousClock.now - since < Self.announcementRetryLimit else {
+                logger.warning("cannot tell the other servers that a feed moved (\(failure)); given up after \(Self.announcementRetryLimit)")
+                (delay, failingSince) = (.milliseconds(250), nil)
+                continue
+            }
+            // Again, every user of this round (one announced twice costs a page a read).
+            announcements.withLock { state in state.pending.formUnion(users) }
+            logger.warning("cannot tell the other servers that a feed moved (\(failure)); announcing again in \(delay)")
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, Self.longestReconnectDelay)
         }
     }
+
+    /// How long a failing announcement is tried again before it is given up.
+    static let announcementRetryLimit: Duration = .seconds(60)
 
     /// The payloads announcing `users` from `instance`, each within ``maximumPayloadBytes``.
     static func payloads(of users: [Int64], from instance: String) -> [String] {

@@ -47,6 +47,29 @@ struct EventsAcrossServersTests {
         #expect(!stopped.stderr.contains("s3cret"))
     }
 
+    /// The connection sending an announcement is cut under its `pg_notify` (a pooler or a
+    /// balancer between the server and PostgreSQL): the announcement is sent again on
+    /// another, and a stream on the other server hears the push; before, it was dropped
+    /// with a warning, and that stream heard nothing until the next push.
+    @Test func anAnnouncementWhoseConnectionIsCutIsSentAgain() throws {
+        let postgres = try TestPostgres.server()
+        let direct = try postgres.newDatabase()
+        let name = try #require(direct.split(separator: "@/").last?.split(separator: "?").first)
+        let relay = try SeveringRelay(to: postgres.socketDirectory, severingFirstSending: "pg_notify")
+        let relayed = "postgres://archive@127.0.0.1:\(relay.port)/\(name)?sslmode=disable"
+        // A's statements through the relay, its LISTEN direct; B direct.
+        let a = try ServiceProcess(.postgres, arguments: ["--postgres-events", direct], database: relayed)
+        let b = try ServiceProcess(.postgres, database: direct)
+        let tokens = try a.addUserWithDevices("alice")
+        let phone = Changes.device(1), laptop = Changes.device(2)
+        let listening = try stream(on: b, token: try tokens(laptop))
+        #expect(try a.push([Changes.stored(5, at: 1_700_000_000_000, by: phone)], device: phone, token: try tokens(phone)).status == 200)
+        #expect(relay.severed(), "the announcement's connection was cut")
+        _ = try listening.read(until: "event: feed", timeout: .seconds(30))
+        let stopped = try #require(a.stop())
+        #expect(stopped.stderr.contains("announcing again in"), "\(stopped.stderr.suffix(2_000))")
+    }
+
     @Test func aStreamHearsWhatWasAnnouncedWhileItsServerCouldNotListen() throws {
         let postgres = try TestPostgres.server()
         let url = try postgres.newDatabase()

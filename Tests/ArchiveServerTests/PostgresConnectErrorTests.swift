@@ -41,44 +41,6 @@ struct PostgresConnectErrorTests {
         return (child, port)
     }
 
-    /// A TCP relay on 127.0.0.1 to the PostgreSQL socket in `socketDirectory` that severs
-    /// (closes both ends of) the first connection whose client sends bytes holding `marker`,
-    /// before passing them on: a connection lost under a statement, as a balancer taking its
-    /// node out does. Prints its port, then a line `severed` when it has.
-    private func severingRelay(to socketDirectory: String, marker: String) throws -> (ChildProcess, port: String) {
-        let script = """
-            import socket, sys, threading
-            target, marker = sys.argv[1], sys.argv[2].encode()
-            lock = threading.Lock(); state = {"severed": False}
-            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
-            print(s.getsockname()[1], flush=True)
-            def pipe(a, b, watch):
-                try:
-                    while True:
-                        data = a.recv(65536)
-                        if not data: break
-                        if watch and marker in data:
-                            with lock:
-                                sever = not state["severed"]; state["severed"] = True
-                            if sever:
-                                print("severed", flush=True)
-                                break
-                        b.sendall(data)
-                except OSError: pass
-                for c in (a, b):
-                    try: c.shutdown(socket.SHUT_RDWR)
-                    except OSError: pass
-            while True:
-                c, _ = s.accept()
-                u = socket.socket(socket.AF_UNIX); u.connect(target)
-                threading.Thread(target=pipe, args=(c, u, True), daemon=True).start()
-                threading.Thread(target=pipe, args=(u, c, False), daemon=True).start()
-            """
-        let child = try ChildProcess("/usr/bin/python3", ["-c", script, socketDirectory + "/.s.PGSQL.5432", marker], streamingStdout: true)
-        let port = try #require(child.nextLine()?.trimmingCharacters(in: .whitespacesAndNewlines))
-        return (child, port)
-    }
-
     /// PostgreSQL reached at start, then the connection migrating lost under its statement
     /// (the CI run where a balancer's checks took the primary out for a moment): the start
     /// migrates again, says so, and serves; before, it ended with "serverClosedConnection".
@@ -86,14 +48,10 @@ struct PostgresConnectErrorTests {
         let postgres = try TestPostgres.server()
         let direct = try postgres.newDatabase()
         let name = try #require(direct.split(separator: "@/").last?.split(separator: "?").first)
-        let (relay, port) = try severingRelay(to: postgres.socketDirectory, marker: "archive_server_migrations")
-        defer {
-            relay.signal(SIGKILL)
-            relay.wait()
-        }
-        let url = "postgres://archive@127.0.0.1:\(port)/\(name)?sslmode=disable"
+        let relay = try SeveringRelay(to: postgres.socketDirectory, severingFirstSending: "archive_server_migrations")
+        let url = "postgres://archive@127.0.0.1:\(relay.port)/\(name)?sslmode=disable"
         let server = try ServiceProcess(.postgres, database: url, directory: directory)
-        #expect(relay.nextLine() == "severed", "the relay never cut the migration's connection")
+        #expect(relay.severed(), "the relay never cut the migration's connection")
         #expect(try server.call("GET", "/health").status == 200)
         let token = try server.addUser("alice")
         #expect(try server.pull(device: Changes.device(1), token: token).0.status == 200)
