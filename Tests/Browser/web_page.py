@@ -8,7 +8,7 @@ archive-server binary, with what it set up in the environment:
   WEB_USED_LINK   a link used already
   WEB_OLD_LINK    a link past its 10 minutes
   WEB_ZOOM_LINK   a fresh link whose sign-in screen the accessibility scenario checks
-  WEB_SERVER_PID  the server's process: stopped (SIGSTOP) for a while, the network gone
+  WEB_SERVER_PID  the server's process: stopped (SIGSTOP) for a while, not answering at all
   ARCHIVE         the archive binary; ARCHIVE_DB its database, ARCHIVE_SYNC_TOKEN its token
   WEB_SHOTS       where to write screenshots (optional)
   WEB_SCENARIOS   only these scenarios (comma-separated; the first, signing in, always runs)
