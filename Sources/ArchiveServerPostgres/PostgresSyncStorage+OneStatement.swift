@@ -125,7 +125,7 @@ extension PostgresSyncStorage {
         if droppable, !hasMore { try await dropAppliedTombstones(of: user) }
         return SyncPullResponse(
             feed: user.feed.description, changes: changes.map { WireChange($0.change) }, cursor: next,
-            hasMore: hasMore, reset: reset, pushed: pushed)
+            hasMore: hasMore, reset: reset, pushed: pushed, end: latest)
     }
 
     /// The statement of ``pushInOneStatement(_:from:through:seen:now:for:)``: `batch` (of

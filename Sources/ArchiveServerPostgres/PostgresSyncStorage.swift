@@ -268,7 +268,7 @@ public final class PostgresSyncStorage: SyncBackend, UserDirectory {
             }
             return SyncPullResponse(
                 feed: user.feed.description, changes: changes.map { WireChange($0.change) }, cursor: next,
-                hasMore: hasMore, reset: reset, pushed: try await Self.pushed(by: device, of: user, on: connection, logger: logger))
+                hasMore: hasMore, reset: reset, pushed: try await Self.pushed(by: device, of: user, on: connection, logger: logger), end: latest)
         }
     }
 

@@ -118,7 +118,7 @@ public struct SQLiteSyncBackend: SyncBackend {
                 }
                 return SyncPullResponse(
                     feed: user.feed.description, changes: changes.map { WireChange($0.0) }, cursor: next,
-                    hasMore: hasMore, reset: reset, pushed: try Self.pushed(by: device, of: user, in: db))
+                    hasMore: hasMore, reset: reset, pushed: try Self.pushed(by: device, of: user, in: db), end: latest)
             }
         }
     }

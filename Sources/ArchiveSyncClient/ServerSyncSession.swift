@@ -70,9 +70,12 @@ public enum ServerSyncSession {
         // answer makes this loop read for ever; and at most `limits.changes` are taken.
         var resetTaken = false
         var taken = 0
-        // The probe's cursor is the feed's end when the sync began: how far the pull goes.
+        // The feed's end when the sync began (`end`; a service older than it: the probe's
+        // cursor, which is that end only when the whole feed was pulled already): how far
+        // the pull goes.
         let pullStart = cursor
-        progress(SyncProgress(phase: .receiving, done: 0, total: max(0, probe.cursor - pullStart)))
+        let pullEnd = probe.end ?? probe.cursor
+        progress(SyncProgress(phase: .receiving, done: 0, total: max(0, pullEnd - pullStart)))
         while true {
             let room = limits.changes - taken
             let page = try await transport.pull(device: device, cursor: cursor, limit: min(limits.page, max(room, 1)))
@@ -103,7 +106,7 @@ public enum ServerSyncSession {
             if let seqs = applied.seqs { attempt.pulledSeqs.append(seqs) }
             taken += page.changes.count
             cursor = page.cursor
-            progress(SyncProgress(phase: .receiving, done: max(0, cursor - pullStart), total: max(cursor, probe.cursor) - pullStart))
+            progress(SyncProgress(phase: .receiving, done: max(0, cursor - pullStart), total: max(cursor, pullEnd) - pullStart))
             // The service counts as pulled only the cursor a pull asks from (what this device
             // says it applied): after the last changes, one more pull, which finds nothing,
             // tells it so, and lets it drop the tombstones every device has applied.
@@ -116,18 +119,37 @@ public enum ServerSyncSession {
         var from = probe.pushed
         if from > latestBeforePull { from = 0 }
         let pushStart = from, pushEnd = try favorites.latestChangeSeq()
-        progress(SyncProgress(phase: .sending, done: 0, total: max(0, pushEnd - pushStart)))
+        // What this sync pulled is the service's already: neither read again nor sent. (A
+        // new device's first pull of N favorites read all N back from its file, and told the
+        // service how far it had come in N / 1,000 pushes of nothing.)
+        let pulled = attempt.pulledSeqs
+        func ownChanges(after lower: Int64, through upper: Int64) -> Int64 {
+            max(0, upper - lower) - pulled.reduce(0) { sum, seqs in sum + max(0, min(seqs.upperBound, upper) - max(seqs.lowerBound, lower + 1) + 1) }
+        }
+        var total = ownChanges(after: pushStart, through: pushEnd)
+        progress(SyncProgress(phase: .sending, done: 0, total: total))
+        var told = from
         while true {
+            while let skipped = pulled.first(where: { $0.contains(from + 1) }) { from = skipped.upperBound }
             let page = try favorites.changes(since: from, limit: limits.push)
             if page.changes.isEmpty { break }
-            let pulledSeqs = attempt.pulledSeqs
-            let outgoing = page.changes.filter { change in !pulledSeqs.contains { $0.contains(change.seq) } }
+            let outgoing = page.changes.filter { change in !pulled.contains { $0.contains(change.seq) } }
             try await push(
                 outgoing, through: page.lastSeq, seen: cursor, device: device, transport: transport,
                 maximumBytes: probe.maximumPushBytes ?? SyncAPI.defaultMaximumBodyBytes, into: &attempt.summary.sent)
             from = page.lastSeq
-            progress(SyncProgress(phase: .sending, done: max(0, from - pushStart), total: max(pushEnd, from) - pushStart))
+            told = from
+            let done = ownChanges(after: pushStart, through: from)
+            total = max(total, done)
+            progress(SyncProgress(phase: .sending, done: done, total: total))
             if !page.hasMore { break }
+        }
+        // Pulled changes skipped at the end: the service is told once how far this feed is
+        // its own already (a push of no changes), so that the next sync starts past them.
+        if from > told {
+            try await push(
+                [], through: from, seen: cursor, device: device, transport: transport,
+                maximumBytes: probe.maximumPushBytes ?? SyncAPI.defaultMaximumBodyBytes, into: &attempt.summary.sent)
         }
     }
 

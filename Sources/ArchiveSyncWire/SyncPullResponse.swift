@@ -18,9 +18,16 @@ public struct SyncPullResponse: Codable, Sendable, Hashable {
     /// client cuts its pushes to fit (absent from a service older than this field:
     /// ``SyncAPI/defaultMaximumBodyBytes``).
     public var maximumPushBytes: Int?
+    /// The feed's end when the page was read (its latest position): how far a pull that
+    /// goes on from here reaches, for a progress bar (absent from a service older than this
+    /// field; a pull of `limit=0` still says it).
+    public var end: Int64?
 
     /// A page of `feed`.
-    public init(feed: String, changes: [WireChange], cursor: Int64, hasMore: Bool, reset: Bool, pushed: Int64, maximumPushBytes: Int? = nil) {
+    public init(
+        feed: String, changes: [WireChange], cursor: Int64, hasMore: Bool, reset: Bool, pushed: Int64, maximumPushBytes: Int? = nil, end: Int64? = nil
+    ) {
+        self.end = end
         self.feed = feed
         self.changes = changes
         self.cursor = cursor
@@ -31,7 +38,7 @@ public struct SyncPullResponse: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case feed, changes, cursor, hasMore, reset, pushed, maximumPushBytes
+        case feed, changes, cursor, hasMore, reset, pushed, maximumPushBytes, end
     }
 
     /// Decodes a page, saying which number is out of range rather than "not valid JSON".
@@ -44,14 +51,15 @@ public struct SyncPullResponse: Codable, Sendable, Hashable {
         reset = try container.decode(Bool.self, forKey: .reset)
         pushed = try container.decodeWhole(Int64.self, forKey: .pushed)
         maximumPushBytes = try container.decodeWholeIfPresent(Int.self, forKey: .maximumPushBytes)
+        end = try container.decodeWholeIfPresent(Int64.self, forKey: .end)
     }
 }
 
 extension SyncPullResponse: WireJSONDecodable {
-    /// A page by ``WireJSONReader``'s subset (`maximumPushBytes` absent or null: none).
+    /// A page by ``WireJSONReader``'s subset (`maximumPushBytes` and `end` absent or null: none).
     package static func read(_ reader: inout WireJSONReader) -> SyncPullResponse? {
-        var feed: String?, changes: [WireChange]?, cursor: Int64?, hasMore: Bool?, reset: Bool?, pushed: Int64?, maximum: Int64?
-        let read = WireJSON.members(&reader, ["feed", "changes", "cursor", "hasMore", "reset", "pushed", "maximumPushBytes"]) { reader, key in
+        var feed: String?, changes: [WireChange]?, cursor: Int64?, hasMore: Bool?, reset: Bool?, pushed: Int64?, maximum: Int64?, end: Int64?
+        let read = WireJSON.members(&reader, ["feed", "changes", "cursor", "hasMore", "reset", "pushed", "maximumPushBytes", "end"]) { reader, key in
             switch key {
             case 0: feed = reader.string(); return feed != nil
             case 1:
@@ -61,10 +69,14 @@ extension SyncPullResponse: WireJSONDecodable {
             case 3: hasMore = reader.bool(); return hasMore != nil
             case 4: reset = reader.bool(); return reset != nil
             case 5: pushed = reader.integer(); return pushed != nil
-            default:
+            case 6:
                 if reader.null() { return true }
                 maximum = reader.integer()
                 return maximum != nil
+            default:
+                if reader.null() { return true }
+                end = reader.integer()
+                return end != nil
             }
         }
         guard read, let feed, let changes, let cursor, let hasMore, let reset, let pushed else { return nil }
@@ -75,6 +87,7 @@ extension SyncPullResponse: WireJSONDecodable {
         } else {
             maximumPushBytes = nil
         }
-        return SyncPullResponse(feed: feed, changes: changes, cursor: cursor, hasMore: hasMore, reset: reset, pushed: pushed, maximumPushBytes: maximumPushBytes)
+        return SyncPullResponse(
+            feed: feed, changes: changes, cursor: cursor, hasMore: hasMore, reset: reset, pushed: pushed, maximumPushBytes: maximumPushBytes, end: end)
     }
 }

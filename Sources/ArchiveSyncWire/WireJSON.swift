@@ -69,6 +69,10 @@ package enum WireJSON {
         WireJSONWriter.changes(page.changes, to: &out)
         out.append(contentsOf: #","cursor":"#.utf8)
         WireJSONWriter.integer(page.cursor, to: &out)
+        if let end = page.end {
+            out.append(contentsOf: #","end":"#.utf8)
+            WireJSONWriter.integer(end, to: &out)
+        }
         out.append(contentsOf: #","feed":"#.utf8)
         WireJSONWriter.string(page.feed, to: &out)
         out.append(contentsOf: #","hasMore":"#.utf8)

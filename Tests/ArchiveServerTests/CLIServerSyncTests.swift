@@ -28,6 +28,52 @@ struct CLIServerSyncTests {
         return ((json?["received"] as? [String: Any])?["applied"] as? Int ?? -1, (json?["sent"] as? [String: Any])?["applied"] as? Int ?? -1)
     }
 
+    /// `archive ARGUMENTS` on a terminal (util-linux `script`, a pseudo-terminal), as a
+    /// person runs it: what the terminal showed, its escape sequences and redraws included.
+    private func onTerminal(_ arguments: [String], database: String, token: String, in directory: TemporaryDirectory) throws -> ChildProcess.Result {
+        let command = ([Self.archive.path, arguments[0], "--database", database] + arguments.dropFirst()).map { "'\($0)'" }.joined(separator: " ")
+        var environment = ServiceProcess.environment(directory)
+        environment["ARCHIVE_SYNC_TOKEN"] = token
+        environment["NO_COLOR"] = "1"
+        environment["TERM"] = "xterm"
+        return try ChildProcess.run("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: environment, timeout: .seconds(120))
+    }
+
+    @Test("a first sync on a terminal shows its progress from its first page, sending and receiving")
+    func aFirstSyncShowsItsProgressFromItsFirstPage() throws {
+        let server = try ServiceProcess()
+        let directory = server.directory
+        let token = try server.addUser("alice")
+        let laptopToken = try server.addDevice("laptop", of: "alice")
+        // 3,000 favorites: three pushes and three pages of 1,000 (the defaults).
+        let records = (1...3_000).map { id in
+            ["id": id, "photoUrl": "https://photos.example/\(id).jpg", "category": "洋食", "dishName": "チーズハンバーグ \(id)",
+             "shopName": "グリル銀河", "introduction": "", "storedAt": "2026-01-01T00:00:00.000Z"] as [String: Any]
+        }
+        let file = directory.path("favorites.json")
+        try JSONSerialization.data(withJSONObject: records).write(to: URL(fileURLWithPath: file))
+        let phone = directory.path("phone.sqlite3"), laptop = directory.path("laptop.sqlite3")
+        #expect(try archive(["import", file], database: phone, in: directory).status == 0)
+        let pushed = try onTerminal(["sync", "--server", server.url], database: phone, token: token, in: directory)
+        #expect(pushed.status == 0, "\(pushed.stdout)")
+        #expect(pushed.stdout.contains("sending 1000 of 3000") && pushed.stdout.contains("sending 3000 of 3000"), "\(pushed.stdout.suffix(1_000))")
+        let pulled = try onTerminal(["sync", "--server", server.url], database: laptop, token: laptopToken, in: directory)
+        #expect(pulled.status == 0, "\(pulled.stdout)")
+        #expect(pulled.stdout.contains("receiving 1000 of 3000") && pulled.stdout.contains("receiving 3000 of 3000"), "\(pulled.stdout.suffix(1_000))")
+        let counted = try archive(["favorites", "--json", "--limit", "10000"], database: laptop, in: directory)
+        #expect(((try counted.json() as? [String: Any])?["favorites"] as? [Any])?.count == 3_000)
+        // The laptop sent nothing of its own: no sending bar, and one push telling the service
+        // how far its feed is the service's (not one a page of what it pulled).
+        #expect(!pulled.stdout.contains("sending"), "\(pulled.stdout.suffix(1_000))")
+        // Not on a terminal (a pipe, a log): no bar at all; and nothing moves again.
+        let quiet = try archive(["sync", "--server", server.url, "--json"], database: laptop, in: directory, environment: ["ARCHIVE_SYNC_TOKEN": laptopToken])
+        #expect(!quiet.stderr.contains("receiving") && !quiet.stderr.contains("\u{1B}["), "\(quiet.stderr)")
+        #expect(try moved(quiet) == (0, 0))
+        let log = try #require(server.stop()).stderr
+        let pushes = log.components(separatedBy: "path=/v1/sync/push").count - 1
+        #expect(pushes == 4, "the phone's 3 pushes and the laptop's 1: \(pushes)")
+    }
+
     @Test(arguments: ServiceBackend.allCases)
     func twoDevicesConvergeThroughTheService(backend: ServiceBackend) throws {
         let server = try ServiceProcess(backend)

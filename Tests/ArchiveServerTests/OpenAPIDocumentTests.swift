@@ -211,7 +211,7 @@ struct OpenAPIDocumentTests {
             ("PushRequest", try .encoding(SyncPushRequest(device: device, through: 9, seen: 8, changes: [stored, removed]))),
             ("PushResponse", try .encoding(SyncPushResponse(applied: 1, superseded: 2, alreadyHeld: 3, pushed: 4))),
             ("PullResponse", try .encoding(SyncPullResponse(
-                feed: FeedID(of: device).description, changes: [stored, removed], cursor: 5, hasMore: true, reset: false, pushed: 6, maximumPushBytes: 4_194_304))),
+                feed: FeedID(of: device).description, changes: [stored, removed], cursor: 5, hasMore: true, reset: false, pushed: 6, maximumPushBytes: 4_194_304, end: 9))),
             ("PullResponse", try .encoding(SyncPullResponse(feed: FeedID(of: device).description, changes: [], cursor: 0, hasMore: false, reset: true, pushed: 0))),
             ("Change", try .encoding(stored)),
             ("Favorite", try .encoding(try #require(stored.favorite))),

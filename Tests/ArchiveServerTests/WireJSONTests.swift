@@ -43,7 +43,8 @@ struct WireJSONTests {
         SyncPullResponse(
             feed: String(repeating: "ab", count: 16), changes: (0..<Int.random(in: 0...6, using: &generator)).map { _ in change(&generator) },
             cursor: Int64.random(in: 0...Int64.max, using: &generator), hasMore: Bool.random(using: &generator), reset: Bool.random(using: &generator),
-            pushed: Int64.random(in: 0...99, using: &generator), maximumPushBytes: Bool.random(using: &generator) ? 4_194_304 : nil)
+            pushed: Int64.random(in: 0...99, using: &generator), maximumPushBytes: Bool.random(using: &generator) ? 4_194_304 : nil,
+            end: Bool.random(using: &generator) ? Int64.random(in: 0...Int64.max, using: &generator) : nil)
     }
 
     @Test(arguments: 0..<40)
