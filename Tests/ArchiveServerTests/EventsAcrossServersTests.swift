@@ -54,9 +54,8 @@ struct EventsAcrossServersTests {
     @Test func anAnnouncementWhoseConnectionIsCutIsSentAgain() throws {
         let postgres = try TestPostgres.server()
         let direct = try postgres.newDatabase()
-        let name = try #require(direct.split(separator: "@/").last?.split(separator: "?").first)
         let relay = try SeveringRelay(to: postgres.socketDirectory, severingFirstSending: "pg_notify")
-        let relayed = "postgres://archive@127.0.0.1:\(relay.port)/\(name)?sslmode=disable"
+        let relayed = try relay.url(of: direct)
         // A's statements through the relay, its LISTEN direct; B direct.
         let a = try ServiceProcess(.postgres, arguments: ["--postgres-events", direct], database: relayed)
         let b = try ServiceProcess(.postgres, database: direct)

@@ -47,9 +47,8 @@ struct PostgresConnectErrorTests {
     @Test func aConnectionLostWhileMigratingIsTriedAgainAtStart() throws {
         let postgres = try TestPostgres.server()
         let direct = try postgres.newDatabase()
-        let name = try #require(direct.split(separator: "@/").last?.split(separator: "?").first)
         let relay = try SeveringRelay(to: postgres.socketDirectory, severingFirstSending: "archive_server_migrations")
-        let url = "postgres://archive@127.0.0.1:\(relay.port)/\(name)?sslmode=disable"
+        let url = try relay.url(of: direct)
         let server = try ServiceProcess(.postgres, database: url, directory: directory)
         #expect(relay.severed(), "the relay never cut the migration's connection")
         #expect(try server.call("GET", "/health").status == 200)

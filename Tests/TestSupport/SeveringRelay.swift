@@ -55,6 +55,15 @@ public final class SeveringRelay {
         process.wait()
     }
 
+    /// The URL of `direct`'s database (a ``TestPostgres/newDatabase()`` URL, on the socket
+    /// this relay relays to) through the relay, as user `archive`.
+    public func url(of direct: String) throws -> String {
+        guard let name = direct.split(separator: "@/").last?.split(separator: "?").first else {
+            throw TestPostgres.Unavailable(description: "not a test database's URL: \(direct)")
+        }
+        return "postgres://archive@127.0.0.1:\(port)/\(name)?sslmode=disable"
+    }
+
     /// Waits for the relay to have severed its connection (`true`), or to have ended without.
     public func severed() -> Bool {
         process.nextLine() == "severed"
