@@ -150,11 +150,13 @@ final class ServiceProcess {
         try Self.push(url, changes, device: device, through: through, seen: seen, token: token, timeout: timeout)
     }
 
-    /// Pulls as `device` with `token` from `cursor`.
-    func pull(device: DeviceID, cursor: Int64 = 0, limit: Int? = nil, token: String) throws -> (RawHTTPConnection.Response, SyncPullResponse?) {
+    /// Pulls as `device` with `token` from `cursor`, waiting at most `timeout` for the answer.
+    func pull(
+        device: DeviceID, cursor: Int64 = 0, limit: Int? = nil, token: String, timeout: Duration = .seconds(10)
+    ) throws -> (RawHTTPConnection.Response, SyncPullResponse?) {
         var target = "\(SyncAPI.pullPath)?device=\(device)&cursor=\(cursor)"
         if let limit { target += "&limit=\(limit)" }
-        let response = try call("GET", target, token: token)
+        let response = try call("GET", target, token: token, timeout: timeout)
         return (response, response.status == 200 ? try JSONDecoder().decode(SyncPullResponse.self, from: Data(response.body)) : nil)
     }
 }
