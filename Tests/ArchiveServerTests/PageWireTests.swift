@@ -61,6 +61,14 @@ struct PageWireTests {
             #expect(plain.status == 200 && plain.header("Cache-Control") == "no-cache" && plain.body == asset.body)
         }
         #expect(!page.contains(#"href="/web/app.css""#) && !page.contains(#"src="/web/app.js""#), "the page names the assets' plain addresses")
+        // Every unchanging text, whatever its type, tells a cache that its form follows
+        // Accept-Encoding, once (the manifest's type is outside the compressed screens').
+        for path in ["/web/manifest.webmanifest", "/sw.js", "/web/app.css"] {
+            for accept in [["Accept-Encoding: gzip"], []] {
+                let answer = try server.call("GET", path, headers: accept)
+                #expect(answer.status == 200 && answer.header("Vary") == "Accept-Encoding", "\(path) \(accept): \(answer.header("Vary") ?? "no Vary")")
+            }
+        }
     }
 
     @Test func aSessionThatEndedElsewhereClearsWhatTheBrowserKept() throws {

@@ -20,7 +20,9 @@ struct PageCompressionMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         guard let type = response.headers[.contentType]?.split(separator: ";").first, Self.compressedTypes.contains(type) else { return response }
-        response.headers[.vary] = response.headers[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
+        if response.headers[.vary]?.lowercased().contains("accept-encoding") != true {
+            response.headers[.vary] = response.headers[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
+        }
         guard Self.acceptsGzip(request.headers[.acceptEncoding] ?? ""), response.headers[.contentEncoding] == nil,
               let length = response.body.contentLength, length >= Self.minimumBytes
         else { return response }

@@ -20,9 +20,12 @@ struct StaticAsset: Sendable {
         self.cache = cache
     }
 
-    /// The answer to `request`: gzipped when the browser takes gzip.
+    /// The answer to `request`: gzipped when the browser takes gzip; either way with `Vary:
+    /// Accept-Encoding`, so that a cache in between keeps the two forms apart (said here:
+    /// the manifest's type is not one ``PageCompressionMiddleware`` marks).
     func response(to request: Request) -> Response {
         var headers: HTTPFields = [.contentType: type, .cacheControl: cache]
+        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
         if let gzipped, PageCompressionMiddleware.acceptsGzip(request.headers[.acceptEncoding] ?? "") {
             headers[.contentEncoding] = "gzip"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: gzipped))
